@@ -1,0 +1,62 @@
+"""The audit's output records: findings and unverifiable checks.
+
+A finding is one rule broken at one place in one hand (or one deal sequence at
+one table), as ``../shared/spec/rules.md`` defines it. These records are what
+``openers check --format jsonl`` prints and what the ``findings`` table stores.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Severity(StrEnum):
+    """How bad a finding is (rules.md): critical > major > minor."""
+
+    CRITICAL = "critical"
+    MAJOR = "major"
+    MINOR = "minor"
+
+    @property
+    def rank(self) -> int:
+        """2 for critical, 1 for major, 0 for minor: compare severities with it."""
+        return {"critical": 2, "major": 1, "minor": 0}[self.value]
+
+
+class Finding(BaseModel):
+    """One rule broken at one line of one hand (or one deal of a table's sequence)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    code: str = Field(pattern=r"^[BODPJ][0-9]{3}$", description="Rule code, e.g. `B101`.")
+    name: str = Field(description="The rule's name, e.g. `over-cap-raise`.")
+    severity: Severity = Field(description="Severity after the house profile's overrides.")
+    hand_id: str = Field(description="The hand the finding is in (for J codes: the later deal).")
+    table_id: str = Field(description="The hand's table.")
+    line: int | None = Field(
+        default=None, description="Line number in the source file of the offending line."
+    )
+    action_index: int | None = Field(
+        default=None, description="Index of the offending action within the hand."
+    )
+    seat: int | None = Field(default=None, description="The seat the finding names, if any.")
+    message: str = Field(description="One line naming the seat, the amounts or the cards.")
+    evidence: dict[str, Any] = Field(
+        default_factory=dict, description="The cards or figures that prove it (JSON-able)."
+    )
+    source: str = Field(description="The rulebook citation, e.g. `R-DH 1`.")
+
+
+class Unverifiable(BaseModel):
+    """A rule that could not be checked on a hand because the log lacks the cards (``??``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    code: str = Field(pattern=r"^[BODPJ][0-9]{3}$")
+    hand_id: str
+    table_id: str
+    seat: int | None = None
+    reason: str = Field(description="What evidence is missing, e.g. `seat 3 dealt cards ??`.")
