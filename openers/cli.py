@@ -19,6 +19,11 @@ app = typer.Typer(
 
 def _register_all() -> None:
     # Each area adds its commands here, one line each.
+    __import__("ingest.cli").cli.register(app)
+    __import__("audit.cli").cli.register(app)
+    __import__("dashboards.cli").cli.register(app)
+    __import__("openers.nightly.cli").nightly.cli.register(app)
+    __import__("openers.report.cli").report.cli.register(app)
     pass
 
 

@@ -1,0 +1,156 @@
+"""Run the rules: one hand at a time, then the deal sequence of each table.
+
+``audit_hand`` replays a hand once and runs every enabled hand rule on it;
+``audit_sequences`` pairs each table's consecutive deals (by ``Time``) for the J
+rules; ``audit_hands`` does both. Where rules.md says one finding is the special
+case of another for the same line, seat or pot, :data:`SUPPRESSIONS` keeps only
+the special one; this is done here, once, never inside a rule.
+"""
+
+from __future__ import annotations
+
+import itertools
+import traceback
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from audit.profiles import Profile
+from audit.registry import hand_rules, sequence_rules
+from audit.replay import Replay
+from audit.rule import HandContext, Result, Rule, SequenceContext, SequenceRule
+from schemas.findings import Finding, Unverifiable
+from schemas.records import HandRecord
+
+
+@dataclass(slots=True)
+class AuditResult:
+    """What the audit found in one hand (J findings are on the later deal)."""
+
+    hand_id: str
+    table_id: str
+    findings: list[Finding] = field(default_factory=list)
+    unverifiable: list[Unverifiable] = field(default_factory=list)
+
+    def add(self, results: Iterable[Result]) -> None:
+        """File findings and unverifiable checks."""
+        for r in results:
+            if isinstance(r, Finding):
+                self.findings.append(r)
+            else:
+                self.unverifiable.append(r)
+
+
+def _same_line(f: Finding) -> Any:
+    return f.line
+
+
+def _same_seat(f: Finding) -> Any:
+    return f.seat
+
+
+def _same_pot(f: Finding) -> Any:
+    return f.evidence.get("pot", 0)
+
+
+def _same_hand(f: Finding) -> Any:
+    return f.hand_id
+
+
+#: (special, general, what must match): the general finding is dropped (rules.md).
+SUPPRESSIONS: tuple[tuple[str, str, Callable[[Finding], Any]], ...] = (
+    ("B107", "B105", _same_line),  # a short call of an all-in opener, not a wrong call
+    ("B107", "B106", _same_seat),  # ... nor a seat short at the draw
+    ("O208", "O202", _same_seat),
+    ("P403", "P401", _same_pot),
+    ("O204", "O205", _same_hand),  # an ineligible declaration covers the pot it let play
+)
+
+
+def suppress(findings: list[Finding]) -> list[Finding]:
+    """Drop the general findings that a special finding of the same hand covers."""
+    present = {f.code for f in findings}
+    for special, general, key in SUPPRESSIONS:
+        if special in present and general in present:
+            covered = {key(f) for f in findings if f.code == special}
+            findings = [f for f in findings if f.code != general or key(f) not in covered]
+    return findings
+
+
+def _run(rule: Rule | SequenceRule, ctx: Any, out: AuditResult) -> None:
+    ctx.rule = rule
+    try:
+        out.add(rule.check(ctx))
+    except Exception as exc:  # a rule bug must not stop the audit of everything else
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        out.unverifiable.append(ctx.unverifiable(
+            f"internal error in {rule.code}: {type(exc).__name__}: {exc} "
+            f"({where.filename}:{where.lineno})"
+        ))
+
+
+def audit_hand(
+    record: HandRecord, profile: Profile, rules: Sequence[Rule] | None = None
+) -> AuditResult:
+    """Replay one hand and run the hand rules (default: all the profile enables)."""
+    ctx = HandContext(record, profile, Replay(record))
+    out = AuditResult(record.hand_id, record.table_id)
+    for rule in hand_rules(profile) if rules is None else rules:
+        _run(rule, ctx, out)
+    if len(out.findings) > 1:
+        out.findings = suppress(out.findings)
+    return out
+
+
+def sequence_pairs(records: Iterable[HandRecord]) -> list[tuple[HandRecord, HandRecord]]:
+    """Each table's consecutive deals (previous, current), ordered by ``Time`` then id."""
+    by_table: dict[str, list[HandRecord]] = defaultdict(list)
+    for r in records:
+        by_table[r.table_id].append(r)
+    pairs: list[tuple[HandRecord, HandRecord]] = []
+    for deals in by_table.values():
+        deals.sort(key=lambda r: (r.time, r.hand_id))
+        pairs.extend(itertools.pairwise(deals))
+    return pairs
+
+
+def audit_sequences(
+    records: Iterable[HandRecord], profile: Profile, rules: Sequence[SequenceRule] | None = None
+) -> list[AuditResult]:
+    """Run the J rules on every pair of consecutive deals; one result per later deal."""
+    rules = sequence_rules(profile) if rules is None else rules
+    if not rules:
+        return []
+    results = []
+    for previous, current in sequence_pairs(records):
+        ctx = SequenceContext(previous, current, profile)
+        out = AuditResult(current.hand_id, current.table_id)
+        for rule in rules:
+            _run(rule, ctx, out)
+        if out.findings or out.unverifiable:
+            results.append(out)
+    return results
+
+
+def audit_hands(records: Iterable[HandRecord], profile: Profile) -> list[AuditResult]:
+    """Audit hands: per-hand rules, then the deal sequences; one result per hand, in order."""
+    records = list(records)
+    rules = hand_rules(profile)
+    results = [audit_hand(r, profile, rules) for r in records]
+    merge(results, audit_sequences(records, profile))
+    return results
+
+
+def merge(results: list[AuditResult], sequence_results: Iterable[AuditResult]) -> None:
+    """Add sequence findings to the per-hand results of the same hand ids."""
+    by_id = {r.hand_id: r for r in results}
+    for extra in sequence_results:
+        target = by_id.get(extra.hand_id)
+        if target is None:
+            results.append(extra)
+            by_id[extra.hand_id] = extra
+        else:
+            target.findings.extend(extra.findings)
+            target.unverifiable.extend(extra.unverifiable)
+            target.findings = suppress(target.findings)

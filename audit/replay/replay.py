@@ -1,0 +1,332 @@
+"""Replay a :class:`~schemas.records.HandRecord` line by line.
+
+The replay is the audit's one pass over a hand. For every line it freezes a
+:class:`Step` (the betting state *before* the line) and then applies the line as
+the log gives it, even when the line is wrong: the money follows the log, so one
+broken line never stops the replay and later lines are still judged. The rules
+compare a step with its line (is it this seat's turn, is the amount one unit, ...)
+and read the derived facts at the end (hands, opener, contributions, pots).
+
+Turn order follows the format spec's "Order of play": clockwise from the first
+seat left of the button before the draw, from the opener after it; a line out of
+turn counts as that seat's action, the turn stays with the seat it skipped, and
+a seat that already acted is passed over unless the bet changed since.
+"""
+
+from __future__ import annotations
+
+from schemas.records import SECTION_ORDER, Action, Actor, Game, HandRecord, Section, Verb
+
+from .cards import final_hand, rebuild_dealt
+from .effects import LineEffects
+from .pots import build_pots
+from .state import Pot, SeatState, Step, Street, UnmatchedStake
+
+_TURN = frozenset({Verb.CHECKS, Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES, Verb.FOLDS})
+_DRAW_VERBS = frozenset({Verb.DISCARDS, Verb.STANDS_PAT, Verb.DRAWS_FIFTH})
+_POSITION = {s: i for i, s in enumerate(SECTION_ORDER)}
+_DRAW_POS = _POSITION[Section.DRAW]
+_STREET = {Section.BEFORE_DRAW: Street.BEFORE_DRAW, Section.AFTER_DRAW: Street.AFTER_DRAW}
+
+
+class Replay(LineEffects):
+    """The replayed hand. Build it with ``Replay(record)``; everything is computed once.
+
+    Attributes rules read (all final unless noted):
+
+    - ``record``; ``seats``: seat number -> :class:`SeatState`; ``order``: occupied seats
+      clockwise from the first seat left of the button.
+    - ``steps``: one :class:`Step` per action, ``steps[i]`` is the state before action i.
+    - ``opener`` (the seat that is the opener at the end: the declarer after a false
+      opener), ``opens_index`` (the first ``opens``/opening line), ``original_opener``,
+      ``opened_all_in`` (the pot was opened with ``opens 0 and is all-in``),
+      ``declarations`` [(index, seat)], ``false_openers`` [(index, seat)].
+    - ``draw_index`` (first line of the draw, or of AFTER DRAW if no draw line),
+      ``unmatched_at_draw`` (seats short of the bet then), ``draw_lines`` [(index, seat)].
+    - ``burns``, ``exposes``, ``deals`` [(index, seat|None, cards)]; ``misdeal_index``.
+    - ``pots`` (main pot first, then side pots), ``pot_total`` (chips in plus ``Carried``
+      and penalties, less withdrawals and returns), ``collections`` [(index, seat, X, pot)].
+    """
+
+    def __init__(self, record: HandRecord) -> None:
+        self.record = record
+        has_deal = any(a.verb is Verb.DEALT for a in record.actions)
+        dealt = {a.seat for a in record.actions if a.verb is Verb.DEALT}
+        self.seats: dict[int, SeatState] = {
+            s.seat: SeatState(s.seat, s.player_id, s.stack, (s.seat in dealt) or not has_deal)
+            for s in record.seats
+        }
+        numbers = sorted(self.seats)
+        after = [n for n in numbers if n > record.button]
+        self.order: tuple[int, ...] = (*after, *(n for n in numbers if n <= record.button))
+        self.unit_before = record.limit_small
+        self.unit_after = record.limit_big
+        self.steps: list[Step] = []
+        self.opener: int | None = None
+        self.original_opener: int | None = None
+        self.opens_index: int | None = None
+        self.opened_all_in = False
+        self.pot_open = False
+        self.declarations: list[tuple[int, int]] = []
+        self.false_openers: list[tuple[int, int]] = []
+        self.draw_index: int | None = None
+        self.unmatched_at_draw: tuple[UnmatchedStake, ...] = ()
+        self.draw_lines: list[tuple[int, int]] = []
+        self.burns: list[tuple[int, tuple[str, ...]]] = []
+        self.exposes: list[tuple[int, int | None, tuple[str, ...], Section]] = []
+        self.deals: list[tuple[int, int | None, tuple[str, ...], Section]] = []
+        self.collections: list[tuple[int, int, int, int]] = []
+        self.misdeal_index: int | None = None
+        self.penalties = 0
+        # betting round state
+        self._street: Street | None = None
+        self._bet = 0
+        self._level = 0
+        self._multi = 0
+        self._pending: set[int] = set()
+        self._ptr = 0
+        self._full_acted: set[int] = set()
+        self._no_reraise: set[int] = set()
+        self._run()
+        self.pot_total = record.carried + self.penalties + sum(
+            s.total for s in self.seats.values()
+        )
+        dead_money = record.carried + self.penalties
+        self.pots: tuple[Pot, ...] = build_pots(self.seats.values(), dead_money)
+
+    # ------------------------------------------------------------------ helpers for rules
+    def seat(self, number: int | None) -> SeatState | None:
+        """The state of seat ``number`` (None if the seat is not occupied)."""
+        return self.seats.get(number) if number is not None else None
+
+    def unit(self, street: Street) -> int:
+        """The fixed-limit unit of a betting round, in cents."""
+        return self.unit_before if street is Street.BEFORE_DRAW else self.unit_after
+
+    def dealt_hand(self, number: int) -> tuple[str, ...] | None:
+        """The cards dealt to seat ``number`` before the draw, rebuilt where the DEAL line
+        has ``??``; None when the log cannot prove them (report unverifiable)."""
+        seat = self.seats.get(number)
+        return rebuild_dealt(seat) if seat is not None else None
+
+    def final_hand(self, number: int) -> tuple[str, ...] | None:
+        """Seat ``number``'s hand after the draw (shown, else replayed), None if unknown."""
+        seat = self.seats.get(number)
+        return final_hand(seat) if seat is not None else None
+
+    def live_seats(self) -> list[int]:
+        """Seats holding a live hand at the showdown, clockwise from left of the button."""
+        return [n for n in self.order if self.seats[n].live]
+
+    def in_hand_seats(self) -> list[int]:
+        """Seats dealt in, not folded and not dead, clockwise from left of the button."""
+        return [n for n in self.order if self.seats[n].in_hand]
+
+    # ------------------------------------------------------------------ the pass
+    def _run(self) -> None:
+        pos = -1
+        for action in self.record.actions:
+            sec_pos = _POSITION[action.section]
+            if sec_pos != pos:
+                self._enter(action, sec_pos)
+                pos = sec_pos
+            self._apply(action)
+
+    def _enter(self, action: Action, sec_pos: int) -> None:
+        """Start a section: open a betting round, or note where the draw began."""
+        section = action.section
+        # The draw begins with the first DRAW line, or with AFTER DRAW if nobody drew.
+        if self.draw_index is None and section in (Section.DRAW, Section.AFTER_DRAW):
+            self._draw_begins(action.index)
+        street = _STREET.get(section)
+        self._street = street
+        if street is None:
+            return
+        self._bet = 0
+        self._level = 0
+        self._multi = 0
+        self._full_acted = set()
+        self._no_reraise = set()
+        for s in self.seats.values():
+            s.stake = 0
+        if street is Street.BEFORE_DRAW:
+            # Before the pot opens an all-in-for-the-ante seat may still declare.
+            self._pending = {n for n in self.order if self.seats[n].in_hand}
+            self._ptr = self.order[0] if self.order else 0
+        else:
+            self._pending = {n for n in self.order if self.seats[n].can_bet}
+            if len(self._pending) < 2:
+                self._pending = set()
+            self._ptr = self._after_draw_first()
+
+    def _after_draw_first(self) -> int:
+        start = self.opener if self.opener is not None else self.order[0]
+        numbers = self.order
+        i = numbers.index(start) if start in numbers else 0
+        for k in range(len(numbers)):
+            n = numbers[(i + k) % len(numbers)]
+            if self.seats[n].can_bet:
+                return n
+        return start
+
+    def _draw_begins(self, index: int) -> None:
+        self.draw_index = index
+        if self.pot_open:
+            self.unmatched_at_draw = tuple(
+                UnmatchedStake(n, s.stake, self._bet)
+                for n in self.order
+                if (s := self.seats[n]).can_bet and s.stake < self._bet
+            )
+
+    def _turn(self) -> int | None:
+        """The next seat clockwise from the pointer (inclusive) that still has to act."""
+        if not self._pending:
+            return None
+        numbers = self.order
+        i = numbers.index(self._ptr) if self._ptr in numbers else 0
+        for k in range(len(numbers)):
+            n = numbers[(i + k) % len(numbers)]
+            if n in self._pending:
+                return n
+        return None
+
+    def _next_seat(self, seat: int) -> int:
+        numbers = self.order
+        return numbers[(numbers.index(seat) + 1) % len(numbers)]
+
+    def _contenders(self) -> int:
+        return sum(1 for s in self.seats.values() if s.can_bet)
+
+    def _apply(self, a: Action) -> None:
+        seat = self.seats.get(a.seat) if a.seat is not None else None
+        street = self._street
+        betting = street is not None and a.verb in _TURN and a.actor is Actor.SEAT
+        turn = self._turn() if betting else None
+        in_turn = betting and seat is not None and turn == seat.seat
+        unit = self.unit_after if (street is Street.AFTER_DRAW or self.draw_index is not None) \
+            else self.unit_before
+        before = Step(
+            index=a.index,
+            action=a,
+            street=street,
+            turn=turn,
+            in_turn=in_turn,
+            in_hand=seat is not None and seat.in_hand,
+            all_in=seat is not None and seat.all_in,
+            current_bet=self._bet,
+            stake=seat.stake if seat is not None else 0,
+            level=self._level,
+            multi_level=self._multi,
+            contenders=self._contenders(),
+            may_raise=seat is not None and seat.seat not in self._no_reraise,
+            pot_open=self.pot_open,
+            opener=self.opener,
+            unit=unit,
+            chips=0,
+            level_after=0,
+            bet_after=0,
+            totals={n: s.total for n, s in self.seats.items()},
+            stakes={n: s.stake for n, s in self.seats.items()},
+        )
+        chips = self._effect(a, seat, before)
+        # The step is frozen for rules; only the replay fills in what the line did.
+        object.__setattr__(before, "chips", chips)
+        object.__setattr__(before, "level_after", self._level)
+        object.__setattr__(before, "bet_after", self._bet)
+        self.steps.append(before)
+        if betting and seat is not None:
+            if in_turn:
+                self._ptr = self._next_seat(seat.seat)
+            self._pending.discard(seat.seat)
+            self._full_acted.add(seat.seat)
+            if sum(1 for s in self.seats.values() if s.in_hand) < 2:
+                self._pending = set()
+
+    # ------------------------------------------------------------------ effects
+    def _put(self, seat: SeatState, chips: int, all_in: bool) -> int:
+        seat.stack -= chips
+        seat.total += chips
+        seat.stake += chips
+        if all_in or (seat.stack <= 0 and chips > 0):
+            seat.all_in = True
+        return chips
+
+    def _effect(self, a: Action, seat: SeatState | None, step: Step) -> int:
+        """Apply line ``a``; return the chips it moved into the pot."""
+        verb = a.verb
+        amount = a.amount or 0
+        if seat is None:
+            self._dealer_or_floor(a)
+            return 0
+        if a.actor is not Actor.SEAT:
+            return self._dealer_or_floor(a, seat)
+        if verb is Verb.ANTES:
+            chips = self._put(seat, amount, a.all_in)
+            seat.stake -= chips  # antes are not a stake in a betting round
+            seat.ante += chips
+            return chips
+        if verb is Verb.DEALT:
+            seat.dealt.extend(a.cards or ())
+            return 0
+        if verb is Verb.CHECKS:
+            return 0
+        if verb is Verb.FOLDS:
+            seat.folded = True
+            return 0
+        if verb is Verb.CALLS:
+            return self._put(seat, amount, a.all_in)
+        if verb is Verb.OPENS or (verb is Verb.BETS and not self._bet):
+            return self._open_or_bet(a, seat, step)
+        if verb in (Verb.RAISES, Verb.BETS):
+            target = a.to_amount if a.to_amount is not None else seat.stake + amount
+            chips = self._put(seat, max(target - seat.stake, 0), a.all_in)
+            self._raise_to(seat.seat, seat.stake, step.unit)
+            return chips
+        return self._other(a, seat, amount)
+
+    def _open_or_bet(self, a: Action, seat: SeatState, step: Step) -> int:
+        amount = a.amount or 0
+        total = amount if a.verb is Verb.OPENS else seat.stake + amount
+        chips = self._put(seat, max(total - seat.stake, 0), a.all_in)
+        if step.street is not Street.AFTER_DRAW and not self.pot_open:
+            self.pot_open = True
+            self.opener = self.original_opener = seat.seat
+            self.opens_index = a.index
+            self.opened_all_in = a.all_in and total < step.unit
+        if a.verb is Verb.OPENS and a.all_in and total < step.unit:
+            # An all-in opener for the antes sets a full unit for every caller (R-DH 12).
+            self._bet = max(self._bet, step.unit)
+            self._level = max(self._level, 1)
+            self._reopen(seat.seat)
+        else:
+            self._raise_to(seat.seat, seat.stake, step.unit)
+        return chips
+
+    def _raise_to(self, seat: int, new_bet: int, unit: int) -> None:
+        """Apply a bet or raise to ``new_bet``: full raises reopen the betting."""
+        increase = new_bet - self._bet
+        if increase <= 0:
+            return
+        if unit and increase * 2 < unit and self._bet > 0:
+            # An all-in raise under half a unit: callers must match it, but seats that
+            # already acted may not raise again (R-DH 1 as the catalogue reads it).
+            self._no_reraise |= self._full_acted
+            self._bet = new_bet
+            self._pending |= {n for n in self.order if self.seats[n].can_bet} - {seat}
+            return
+        units = max(1, round(increase / unit)) if unit else 1
+        self._bet = new_bet
+        self._level += units
+        self._reopen(seat)
+
+    def _reopen(self, seat: int) -> None:
+        self._full_acted = set()
+        self._no_reraise = set()
+        self._pending = {n for n in self.order if self.seats[n].can_bet} - {seat}
+        if self._contenders() >= 3:
+            self._multi = max(self._multi, self._level)
+
+    @property
+    def jacks_or_better(self) -> bool:
+        """The game needs openers (Jacks or Better) rather than opening on anything."""
+        return self.record.game is Game.JACKS_OR_BETTER

@@ -1,0 +1,158 @@
+"""The typed pieces of a replay: per-seat state, per-line snapshots, pots.
+
+These are what rule authors read. :class:`SeatState` is a seat's state at the end
+of the replay (or while it runs); :class:`Step` is the betting state *before* one
+line was applied, frozen; :class:`Pot` is one pot of the final layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from schemas.records import UNKNOWN_CARD, Action
+
+
+class Street(IntEnum):
+    """The two betting rounds; a line outside them has ``Step.street is None``."""
+
+    BEFORE_DRAW = 1
+    AFTER_DRAW = 2
+
+
+@dataclass(slots=True)
+class SeatState:
+    """One seat through the hand. Amounts are cents; card lists keep the log's order."""
+
+    seat: int
+    player_id: str
+    #: Chips behind (header stack less what the seat put in, plus what came back).
+    stack: int
+    #: The seat has a DEAL line (or the log has no DEAL section at all).
+    dealt_in: bool = True
+    folded: bool = False
+    #: Ruled dead by the floor: false openers or a fouled hand.
+    dead: bool = False
+    fouled: bool = False
+    false_opener: bool = False
+    all_in: bool = False
+    #: Chips in front of the seat in the current betting round.
+    stake: int = 0
+    #: Chips of this seat in the pot this deal: antes + bets - withdrawn - returned.
+    total: int = 0
+    ante: int = 0
+    penalties: int = 0
+    withdrawn: int = 0
+    returned: int = 0
+    collected: int = 0
+    #: The five (or however many) cards dealt before the draw, incl. `Dealer: deals` then.
+    dealt: list[str] = field(default_factory=list)
+    discards: list[str] = field(default_factory=list)
+    drawn: list[str] = field(default_factory=list)
+    #: The `draws fifth` card (or cards) of a five-card draw.
+    fifth: list[str] = field(default_factory=list)
+    #: Cards the seat discarded that it did not hold according to the log.
+    discard_mismatch: list[str] = field(default_factory=list)
+    stood_pat: bool = False
+    split_openers: bool = False
+    #: Cards of a `shows` line (final hand as shown), or None.
+    shown: tuple[str, ...] | None = None
+    shown_index: int | None = None
+    reading: str | None = None
+    mucked: bool = False
+    mucked_cards: tuple[str, ...] | None = None
+    retrieved: bool = False
+    #: Cards of `shows openers [..]` lines, in order.
+    openers_shown: list[tuple[str, ...]] = field(default_factory=list)
+
+    @property
+    def in_hand(self) -> bool:
+        """Dealt in, not folded, not ruled dead."""
+        return self.dealt_in and not self.folded and not self.dead
+
+    @property
+    def live(self) -> bool:
+        """A live hand at the showdown (rules.md): in the hand and not mucked."""
+        return self.in_hand and not self.mucked
+
+    @property
+    def can_bet(self) -> bool:
+        """In the hand and not all-in."""
+        return self.in_hand and not self.all_in
+
+    def hand_after_draw(self) -> tuple[str, ...]:
+        """Dealt cards less discards plus drawn and fifth cards (may hold ``??``)."""
+        kept = list(self.dealt)
+        for card in self.discards:
+            if card in kept:
+                kept.remove(card)
+            elif UNKNOWN_CARD in kept:
+                kept.remove(UNKNOWN_CARD)
+        return (*kept, *self.drawn, *self.fifth)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The state just before line ``index`` was applied, and what that line put in.
+
+    Betting fields describe the round in progress when ``street`` is set; outside a
+    betting round they hold the last round's values.
+    """
+
+    index: int
+    action: Action
+    street: Street | None
+    #: The seat whose turn it was (None: no betting round, or the round was complete).
+    turn: int | None
+    #: The line is a turn verb by the seat whose turn it was.
+    in_turn: bool
+    #: The line's seat was dealt in, not folded and not dead before this line.
+    in_hand: bool
+    #: The line's seat was already all-in before this line.
+    all_in: bool
+    current_bet: int
+    #: The line's seat's chips in this round before the line.
+    stake: int
+    #: Bets and full raises so far this round (an open for two units counts 2).
+    level: int
+    #: The highest ``level`` this round reached while 3+ seats could still bet.
+    multi_level: int
+    #: Seats in the hand and not all-in before the line.
+    contenders: int
+    #: Betting is open to this seat: no incomplete raise closed it since it acted.
+    may_raise: bool
+    pot_open: bool
+    opener: int | None
+    #: The fixed-limit unit of this street (before the draw when ``street`` is None and
+    #: the draw has not happened, after it otherwise).
+    unit: int
+    #: Chips this line moved into the pot (negative for withdrawals and returns).
+    chips: int
+    #: ``level`` and ``current_bet`` just after the line was applied.
+    level_after: int
+    bet_after: int
+    #: Every seat's chips in the pot before this line.
+    totals: dict[int, int]
+    #: Every seat's stake in the current round before this line.
+    stakes: dict[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    """One pot of the final layout: 0 is the main pot, then side pots 1, 2, ..."""
+
+    number: int
+    amount: int
+    #: Seats in the hand (not folded, not dead) that put in enough to contest it.
+    eligible: tuple[int, ...]
+    #: Contribution level that caps this pot (the all-in amount), None for the top pot.
+    cap: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class UnmatchedStake:
+    """A seat still short of the highest stake when the draw began (B106)."""
+
+    seat: int
+    stake: int
+    current_bet: int

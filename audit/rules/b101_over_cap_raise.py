@@ -1,0 +1,61 @@
+"""B101 over-cap-raise."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from audit.rule import HandContext, Result, Rule
+from audit.rules._betting import betting_steps
+from schemas.findings import Severity
+from schemas.records import Verb
+
+_RAISING = frozenset({Verb.OPENS, Verb.BETS, Verb.RAISES})
+
+
+class OverCapRaise(Rule):
+    """Flags a raise past the house cap in a multihanded betting round.
+
+    What it does:
+        Counts the bet and the full raises of each betting round (an open for two
+        units counts as a bet and a raise; an all-in raise under half a unit does
+        not count) and flags a raise that goes past a bet and ``cap_raises`` raises
+        while three or more seats that are not all-in are in the hand. Once the
+        round reaches the cap multihanded it stays capped even if a seat folds;
+        heads-up before the cap, raising is unlimited.
+
+    Why it matters:
+        The cap limits how much two players can squeeze a third caught in the
+        middle; a raise past it puts chips in the pot that the rules forbid.
+
+    Example:
+        Four seats in, before the draw at 10/20: opens 10, raises to 20, 30, 40,
+        50 (a bet and four raises), then ``Seat 1: raises 10 to 60``: B101 on that
+        line. The same sixth bet with only two seats left before the cap is legal.
+
+    Source:
+        R-DH 1 ("A maximum of a bet and four raises is permitted in multihanded
+        pots"); no cap in the foster and laws profiles.
+    """
+
+    code = "B101"
+    name = "over-cap-raise"
+    severity = Severity.MAJOR
+    source = "R-DH 1"
+    summary = "More than a bet and four raises in a multihanded betting round."
+
+    def check(self, ctx: HandContext) -> Iterator[Result]:
+        cap = ctx.profile.cap_raises
+        if cap is None:
+            return
+        limit = cap + 1
+        for step in betting_steps(ctx.replay, _RAISING):
+            if step.level_after <= limit or step.level_after <= step.level:
+                continue
+            if step.multi_level >= limit or step.contenders >= 3:
+                yield ctx.finding(
+                    f"seat {step.action.seat} made bet number {step.level_after} of the round "
+                    f"(cap: a bet and {cap} raises) with {step.contenders} seats able to bet",
+                    action=step.action,
+                    evidence={"bets": step.level_after, "cap": limit,
+                              "contenders": step.contenders, "level_before": step.level},
+                )

@@ -1,0 +1,192 @@
+"""Audit the hands in the store and write the audit layer (``schemas/ddl/30_audit.sql``).
+
+Hands are read back from ``raw_hands`` (their text exactly as read, with its first
+line number, so findings cite the source lines) and audited on the process pool;
+the J rules see every stored deal of the tables involved. Results are written in
+batches, one transaction each: the batch's hands lose their earlier rows in
+``audit_findings``, ``audit_unverifiable`` and ``audit_hands`` and get the new
+ones, so a re-audit never doubles them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import duckdb
+import pyarrow as pa
+
+from audit.batch import BatchResult, default_workers
+from audit.engine import AuditResult, audit_hand, audit_sequences, merge
+from audit.profiles import Profile
+from audit.registry import hand_rules, sequence_rules
+from ingest.errors import HandParseError
+from ingest.parser import parse_hand
+from schemas.records import HandRecord
+from schemas.store import transaction
+
+#: Hands per audit batch and per write transaction.
+BATCH_HANDS = 2000
+
+StoredHand = tuple[str, str, int, str]  # hand_id, raw_text, first_line, form
+
+
+@dataclass(frozen=True, slots=True)
+class StoreSummary:
+    """What ``audit_store`` did."""
+
+    hands: int
+    findings: int
+    unverifiable: int
+
+
+def _record(item: StoredHand) -> HandRecord | None:
+    _, text, first_line, form = item
+    try:
+        if form == "jsonl":
+            return HandRecord.model_validate_json(text)
+        return parse_hand(text, first_line=first_line)
+    except (HandParseError, ValueError):
+        return None  # stored hands were read once already; a changed parser may disagree
+
+
+def audit_stored(items: Sequence[StoredHand], profile: Profile, keep: bool) -> BatchResult:
+    """Parse and check stored hands (runs in a worker)."""
+    rules = hand_rules(profile)
+    out = BatchResult()
+    for item in items:
+        record = _record(item)
+        if record is None:
+            continue
+        out.results.append(audit_hand(record, profile, rules))
+        if keep:
+            out.records.append(record)
+    return out
+
+
+def _stored(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str] | None) -> list[StoredHand]:
+    sql = "SELECT hand_id, raw_text, first_line, form FROM raw_hands"
+    if hand_ids is None:
+        return con.execute(sql + " ORDER BY source_file, first_line").fetchall()
+    con.register("_audit_ids", pa.table({"hand_id": pa.array(list(hand_ids), pa.string())}))
+    try:
+        return con.execute(
+            sql + " WHERE hand_id IN (SELECT hand_id FROM _audit_ids)"
+            " ORDER BY source_file, first_line").fetchall()
+    finally:
+        con.unregister("_audit_ids")
+
+
+def _table_mates(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str]) -> list[StoredHand]:
+    """Other stored deals of the tables of ``hand_ids`` (the J rules compare neighbours)."""
+    con.register("_audit_ids", pa.table({"hand_id": pa.array(list(hand_ids), pa.string())}))
+    try:
+        return con.execute(
+            "SELECT r.hand_id, r.raw_text, r.first_line, r.form FROM raw_hands r"
+            " JOIN stg_hands h USING (hand_id)"
+            " WHERE h.table_id IN (SELECT s.table_id FROM stg_hands s"
+            "   JOIN _audit_ids i USING (hand_id))"
+            " AND r.hand_id NOT IN (SELECT hand_id FROM _audit_ids)").fetchall()
+    finally:
+        con.unregister("_audit_ids")
+
+
+def _chunks(items: Sequence[StoredHand], size: int) -> Iterator[Sequence[StoredHand]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+def _run(items: Sequence[StoredHand], profile: Profile, keep: bool, workers: int
+         ) -> Iterator[BatchResult]:
+    parts = list(_chunks(items, BATCH_HANDS))
+    if workers <= 1 or len(parts) <= 1:
+        yield from (audit_stored(p, profile, keep) for p in parts)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(audit_stored, parts, [profile] * len(parts), [keep] * len(parts))
+
+
+def audit_store(
+    con: duckdb.DuckDBPyConnection, profile: Profile, hand_ids: Sequence[str] | None = None,
+    *, workers: int | None = None,
+) -> StoreSummary:
+    """Audit the stored hands (all, or ``hand_ids``) and replace their audit rows."""
+    items = _stored(con, hand_ids)
+    keep = bool(sequence_rules(profile))
+    results: list[AuditResult] = []
+    records: list[HandRecord] = []
+    for part in _run(items, profile, keep, workers or default_workers()):
+        results.extend(part.results)
+        records.extend(part.records)
+    if keep:
+        if hand_ids is not None:
+            mates = [r for item in _table_mates(con, [i[0] for i in items])
+                     if (r := _record(item)) is not None]
+            records.extend(mates)
+        audited = {r.hand_id for r in results}
+        merge(results, (s for s in audit_sequences(records, profile) if s.hand_id in audited))
+    write_results(con, results, profile)
+    return StoreSummary(len(results), sum(len(r.findings) for r in results),
+                        sum(len(r.unverifiable) for r in results))
+
+
+def _frames(results: Sequence[AuditResult], profile: str, now: datetime
+            ) -> tuple[pa.Table, pa.Table, pa.Table]:
+    hands = pa.table({
+        "hand_id": [r.hand_id for r in results], "table_id": [r.table_id for r in results],
+        "profile": [profile] * len(results), "audited_at": [now] * len(results),
+        "n_findings": pa.array([len(r.findings) for r in results], pa.int32()),
+        "n_unverifiable": pa.array([len(r.unverifiable) for r in results], pa.int32()),
+    })
+    fs = [f for r in results for f in r.findings]
+    findings = pa.table({
+        "hand_id": pa.array([f.hand_id for f in fs], pa.string()),
+        "table_id": pa.array([f.table_id for f in fs], pa.string()),
+        "code": pa.array([f.code for f in fs], pa.string()),
+        "name": pa.array([f.name for f in fs], pa.string()),
+        "severity": pa.array([f.severity.value for f in fs], pa.string()),
+        "line": pa.array([f.line for f in fs], pa.int32()),
+        "action_index": pa.array([f.action_index for f in fs], pa.int32()),
+        "seat": pa.array([f.seat for f in fs], pa.int32()),
+        "message": pa.array([f.message for f in fs], pa.string()),
+        "evidence": pa.array([json.dumps(f.evidence, sort_keys=True) for f in fs], pa.string()),
+        "source": pa.array([f.source for f in fs], pa.string()),
+        "profile": pa.array([profile] * len(fs), pa.string()),
+    })
+    us = [u for r in results for u in r.unverifiable]
+    unverifiable = pa.table({
+        "hand_id": pa.array([u.hand_id for u in us], pa.string()),
+        "table_id": pa.array([u.table_id for u in us], pa.string()),
+        "code": pa.array([u.code for u in us], pa.string()),
+        "seat": pa.array([u.seat for u in us], pa.int32()),
+        "reason": pa.array([u.reason for u in us], pa.string()),
+        "profile": pa.array([profile] * len(us), pa.string()),
+    })
+    return hands, findings, unverifiable
+
+
+def write_results(
+    con: duckdb.DuckDBPyConnection, results: Iterable[AuditResult], profile: Profile
+) -> None:
+    """Replace the audit rows of these hands, one transaction per batch of hands."""
+    results = list(results)
+    now = datetime.now(UTC)
+    for i in range(0, len(results), BATCH_HANDS):
+        hands, findings, unverifiable = _frames(results[i : i + BATCH_HANDS], profile.name, now)
+        con.register("_audit_hands", hands)
+        con.register("_audit_findings", findings)
+        con.register("_audit_unverifiable", unverifiable)
+        try:
+            with transaction(con):
+                for table in ("audit_findings", "audit_unverifiable", "audit_hands"):
+                    con.execute(f"DELETE FROM {table} WHERE hand_id IN "
+                                "(SELECT hand_id FROM _audit_hands)")
+                con.execute("INSERT INTO audit_hands SELECT * FROM _audit_hands")
+                con.execute("INSERT INTO audit_findings SELECT * FROM _audit_findings")
+                con.execute("INSERT INTO audit_unverifiable SELECT * FROM _audit_unverifiable")
+        finally:
+            for name in ("_audit_hands", "_audit_findings", "_audit_unverifiable"):
+                con.unregister(name)

@@ -1,0 +1,149 @@
+"""Ingest throughput: hands/s read+parsed+validated, hands/s stored, peak memory.
+
+Run: ``.venv/bin/python benchmarks/bench_ingest.py [--hands 100000] [--profile]``
+
+It writes a deterministic synthetic log (``make_log``: 2-6 seats, full betting,
+draw and showdown, about 35 lines a hand), then measures on one process:
+
+1. parse: ``read_path`` over the file (block reads, hand splitting, UTF-8 decoding,
+   SHA-256, grammar and field checks, building the frozen records);
+2. store: ``ingest_paths`` into a fresh DuckDB file (the above plus dedupe against the
+   store, Arrow frames, one transaction per batch);
+3. peak Python memory of the parse pass for N/4 and N hands (tracemalloc, in a separate
+   pass because tracing slows the interpreter): flat means streaming.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import random
+import resource
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ingest.load import ingest_paths  # noqa: E402
+from ingest.reader import ParsedHand, read_path  # noqa: E402
+from schemas.records import CARD_CODES  # noqa: E402
+
+DECK = [c for c in CARD_CODES if c != "??"]
+
+
+def make_hand(rng: random.Random, number: int) -> str:
+    """One syntactically valid hand with a plausible flow of play."""
+    seats = sorted(rng.sample(range(1, 9), rng.randint(2, 6)))
+    deck = DECK[:]
+    rng.shuffle(deck)
+    button = rng.choice(seats)
+    lines = [f"Hand: BENCH-{number:08d}", f"Time: 2026-11-28T{number % 24:02d}:04:12-08:00",
+             "Room: Bench Club", f"Table: T{number % 40:02d}", "Dealer: D-1",
+             "Game: Jacks or Better", "Limit: 10/20", "Ante: 1", "Joker: yes",
+             f"Button: {button}"]
+    lines += [f"Seat {s}: P-{rng.randint(10000, 99999)} ({rng.randint(50, 2000)})" for s in seats]
+    lines.append("*** ANTES ***")
+    lines += [f"Seat {s}: antes 1" for s in seats]
+    lines.append("*** DEAL ***")
+    hands = {s: [deck.pop() for _ in range(5)] for s in seats}
+    lines += [f"Seat {s}: [{' '.join(hands[s])}]" for s in seats]
+    lines.append("*** BEFORE DRAW ***")
+    opener, *others = seats
+    lines.append(f"Seat {opener}: opens 10")
+    live = [opener]
+    for s in others:
+        if rng.random() < 0.6:
+            lines.append(f"Seat {s}: calls 10")
+            live.append(s)
+        else:
+            lines.append(f"Seat {s}: folds")
+    lines.append("*** DRAW ***")
+    lines.append(f"Dealer: burns [{deck.pop()}]")
+    for s in live:
+        k = rng.randint(0, 3)
+        if k:
+            drawn = [deck.pop() for _ in range(k)]
+            lines.append(f"Seat {s}: discards [{' '.join(hands[s][:k])}] draws [{' '.join(drawn)}]")
+            hands[s] = hands[s][k:] + drawn
+        else:
+            lines.append(f"Seat {s}: stands pat")
+    lines.append("*** AFTER DRAW ***")
+    lines.append(f"Seat {live[0]}: bets 20")
+    lines += [f"Seat {s}: calls 20" for s in live[1:]]
+    lines.append("*** SHOWDOWN ***")
+    lines += [f"Seat {s}: shows [{' '.join(hands[s])}] (high card)" for s in live]
+    pot = len(seats) * 100 + len(live) * 3000
+    lines += ["*** RESULT ***", f"Pot: {pot / 100:.2f}", "Rake: 1",
+              f"Seat {live[-1]}: collects {(pot - 100) / 100:.2f}"]
+    return "\n".join(lines)
+
+
+def make_log(path: Path, hands: int, seed: int = 7) -> None:
+    """Write ``hands`` hands to ``path``, blank-line separated."""
+    rng = random.Random(seed)
+    with path.open("w", encoding="utf-8") as out:
+        for n in range(hands):
+            out.write(make_hand(rng, n))
+            out.write("\n\n")
+
+
+def parse_pass(path: Path) -> int:
+    """Read every hand; fail loudly if the synthetic log has a bad one."""
+    count = 0
+    for item in read_path(path):
+        if not isinstance(item, ParsedHand):
+            raise SystemExit(f"unexpected quarantine: {item.error}")
+        count += 1
+    return count
+
+
+def peak_memory(path: Path) -> int:
+    tracemalloc.start()
+    parse_pass(path)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=100_000)
+    parser.add_argument("--profile", action="store_true", help="print the parse pass's profile")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        log, quarter = work / "day.log", work / "quarter.log"
+        make_log(log, args.hands)
+        make_log(quarter, args.hands // 4)
+        size = log.stat().st_size
+        lines = log.read_text().count("\n")
+        print(f"log: {args.hands} hands, {lines} lines, {size / 1e6:.1f} MB")
+
+        start = time.perf_counter()
+        parsed = parse_pass(log)
+        elapsed = time.perf_counter() - start
+        print(f"parse+validate: {parsed / elapsed:,.0f} hands/s "
+              f"({lines / elapsed / 1e6:.2f} M lines/s, {elapsed:.2f} s)")
+
+        start = time.perf_counter()
+        summary = ingest_paths([log], work / "bench.duckdb")
+        elapsed = time.perf_counter() - start
+        assert summary.stored == args.hands, summary
+        print(f"store (parse+dedupe+frames+DuckDB): {summary.stored / elapsed:,.0f} hands/s "
+              f"({elapsed:.2f} s)")
+        print(f"peak RSS of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+        small, big = peak_memory(quarter), peak_memory(log)
+        print(f"parse peak traced memory: {small / 1e6:.1f} MB for {args.hands // 4} hands, "
+              f"{big / 1e6:.1f} MB for {args.hands} hands")
+        if args.profile:
+            profile = cProfile.Profile()
+            profile.runcall(parse_pass, quarter)
+            pstats.Stats(profile).sort_stats("tottime").print_stats(15)
+
+
+if __name__ == "__main__":
+    main()

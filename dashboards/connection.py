@@ -1,0 +1,118 @@
+"""Read-only access to the store without ever holding the nightly job's file.
+
+DuckDB locks a database file per process: while any process has it open (even
+read-only), no other process can open it for writing. A dashboard left open
+overnight on the store itself would make the nightly job fail on the lock. So
+the dashboard reads a *snapshot*: it opens the store read-only only for the
+moment it takes to copy the file (and its WAL), then serves every page from
+one read-only connection on the copy. When the store changes (size or mtime),
+the next page load takes a new snapshot; if the job is writing at that moment,
+the previous snapshot keeps being served and the page says since when.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import tempfile
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+
+_SNAPSHOT_ROOT = Path(tempfile.gettempdir()) / "openers-dashboard"
+
+
+class StoreUnavailable(RuntimeError):
+    """The store cannot be read: missing, or locked by a writer with no earlier snapshot."""
+
+
+@dataclass(frozen=True)
+class Signature:
+    """What identifies one state of the store file on disk."""
+
+    size: int
+    mtime_ns: int
+    wal_size: int
+    wal_mtime_ns: int
+
+    def token(self) -> str:
+        """A short string naming this state, used in cache keys and snapshot names."""
+        raw = f"{self.size}:{self.mtime_ns}:{self.wal_size}:{self.wal_mtime_ns}"
+        return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+def signature(store: Path) -> Signature:
+    """The store's current on-disk state (raises ``StoreUnavailable`` if it is missing)."""
+    try:
+        main = store.stat()
+    except OSError as exc:
+        raise StoreUnavailable(f"no store at {store}") from exc
+    wal = Path(f"{store}.wal")
+    wal_stat = wal.stat() if wal.exists() else None
+    return Signature(
+        main.st_size,
+        main.st_mtime_ns,
+        wal_stat.st_size if wal_stat else 0,
+        wal_stat.st_mtime_ns if wal_stat else 0,
+    )
+
+
+@dataclass
+class Snapshot:
+    """One read-only connection on a copy of the store taken at ``taken_at``."""
+
+    store: Path
+    path: Path
+    token: str
+    taken_at: datetime
+    con: duckdb.DuckDBPyConnection
+    #: True for a copy this module made (deleted on close), False for the store itself.
+    is_copy: bool = True
+
+    def close(self) -> None:
+        """Close the connection and delete the copy (never the store itself)."""
+        try:
+            self.con.close()
+        finally:
+            if self.is_copy:
+                for leftover in (self.path, Path(f"{self.path}.wal")):
+                    leftover.unlink(missing_ok=True)
+
+
+def _snapshot_dir(store: Path) -> Path:
+    digest = hashlib.sha256(str(store.resolve()).encode()).hexdigest()[:12]
+    return _SNAPSHOT_ROOT / digest
+
+
+def take_snapshot(store: Path, sig: Signature) -> Snapshot:
+    """Copy the store under a shared read lock and open the copy read-only.
+
+    Raises ``StoreUnavailable`` when a writer holds the store.
+    """
+    target_dir = _snapshot_dir(store)
+    target_dir.mkdir(parents=True, exist_ok=True)
+    target = target_dir / f"{sig.token()}-{datetime.now(UTC):%H%M%S%f}.duckdb"
+    try:
+        # The read-only connection is the lock: no writer can change the file
+        # while it is open, so the copy is one consistent state.
+        guard = duckdb.connect(str(store), read_only=True)
+    except (duckdb.IOException, duckdb.Error) as exc:
+        raise StoreUnavailable(f"the store is being written ({exc.__class__.__name__})") from exc
+    try:
+        shutil.copyfile(store, target)
+        wal = Path(f"{store}.wal")
+        if wal.exists():
+            shutil.copyfile(wal, Path(f"{target}.wal"))
+    finally:
+        guard.close()
+    con = duckdb.connect(str(target), read_only=True)
+    return Snapshot(store, target, sig.token(), datetime.now(UTC), con)
+
+
+def open_direct(store: Path) -> Snapshot:
+    """A read-only connection on the store itself (for scripts that own the store)."""
+    sig = signature(store)
+    con = duckdb.connect(str(store), read_only=True)
+    return Snapshot(store, store, sig.token(), datetime.now(UTC), con, is_copy=False)

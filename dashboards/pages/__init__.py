@@ -1,0 +1,27 @@
+"""One module per page; this list is the navigation order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """A page of the app: its module under ``dashboards/pages`` and how it is shown."""
+
+    module: str
+    title: str
+    url_path: str
+    icon: str
+    default: bool = False
+
+
+PAGES: tuple[PageSpec, ...] = (
+    PageSpec("overview", "Overview", "overview", ":material/dashboard:", default=True),
+    PageSpec("findings", "Findings", "findings", ":material/flag:"),
+    PageSpec("hand", "Hand", "hand", ":material/playing_cards:"),
+    PageSpec("tables", "Tables", "tables", ":material/table_restaurant:"),
+    PageSpec("dealers", "Dealers", "dealers", ":material/badge:"),
+    PageSpec("players", "Players", "players", ":material/groups:"),
+    PageSpec("data_quality", "Data quality", "data-quality", ":material/rule:"),
+)

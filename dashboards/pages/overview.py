@@ -1,0 +1,94 @@
+"""Overview: what went wrong last night, at a glance."""
+
+from __future__ import annotations
+
+import altair as alt
+import streamlit as st
+
+from dashboards.state import guard, load
+from dashboards.ui import SEVERITY_COLOURS
+
+st.title("Overview")
+snap = guard()
+if snap is None:
+    st.stop()
+
+totals = load("totals").iloc[0]
+hands = int(totals["hands"])
+verified = hands - int(totals["hands_unverifiable"])
+coverage = f"{verified / hands:.1%}" if hands else "—"
+
+cols = st.columns(6)
+cols[0].metric("Hands audited", f"{hands:,}")
+cols[1].metric("Findings", f"{int(totals['findings']):,}")
+cols[2].metric("Critical", f"{int(totals['critical']):,}")
+cols[3].metric("Major", f"{int(totals['major']):,}")
+cols[4].metric("Minor", f"{int(totals['minor']):,}")
+cols[5].metric("Fully verified hands", coverage, help="Hands on which every rule could be checked")
+st.caption(
+    f"{int(totals['tables'])} tables, {int(totals['dealers'])} dealers, "
+    f"{totals['first_day']} to {totals['last_day']}; "
+    f"{int(totals['hands_with_findings']):,} hands with findings."
+)
+
+runs = load("runs", limit=1)
+if runs.empty:
+    st.info("No nightly run recorded in this store.")
+else:
+    run = runs.iloc[0]
+    text = (
+        f"Last run #{run['run_id']}: **{run['status']}**, started {run['started_at']}, "
+        f"{run['hands']:,} new hands, {run['findings']:,} new findings, "
+        f"{run['quarantined']:,} quarantined."
+    )
+    if run["status"] in ("failed", "interrupted"):
+        st.error(text + (f" Error: {run['error']}" if run["error"] else ""))
+    elif run["status"] == "findings":
+        st.warning(text)
+    else:
+        st.success(text)
+
+st.subheader("Findings by day")
+daily = load("daily")
+if daily.empty:
+    st.info("No hands in the store.")
+else:
+    long = daily.melt(
+        id_vars=["day"], value_vars=["critical", "major", "minor"],
+        var_name="severity", value_name="count",
+    )
+    chart = (
+        alt.Chart(long)
+        .mark_bar()
+        .encode(
+            x=alt.X("yearmonthdate(day):O", title="day", axis=alt.Axis(labelAngle=-45)),
+            y=alt.Y("count:Q", title="findings"),
+            color=alt.Color(
+                "severity:N",
+                scale=alt.Scale(
+                    domain=list(SEVERITY_COLOURS), range=list(SEVERITY_COLOURS.values())
+                ),
+            ),
+            tooltip=["day:T", "severity:N", "count:Q"],
+        )
+        .properties(height=260)
+    )
+    st.altair_chart(chart, width="stretch")
+
+left, right = st.columns(2)
+with left:
+    st.subheader("Codes with most findings")
+    st.dataframe(load("by_code").head(10), hide_index=True, width="stretch")
+with right:
+    st.subheader("Tables with most findings")
+    st.dataframe(load("by_table").head(10), hide_index=True, width="stretch")
+
+st.subheader("Audit coverage")
+st.write(
+    f"{verified:,} of {hands:,} hands fully verified; "
+    f"{int(totals['unverifiable_checks']):,} checks could not be made on "
+    f"{int(totals['hands_unverifiable']):,} hands because the log lacks cards (`??`)."
+)
+unverifiable = load("unverifiable_by_code")
+if not unverifiable.empty:
+    st.dataframe(unverifiable, hide_index=True, width="stretch")

@@ -1,0 +1,103 @@
+"""A player's rough reading of five cards: what they hold and what to keep for the draw.
+
+This is the simulated player's judgement (strategy), not the audit's ranking: the
+generator uses ``audit.evaluator`` wherever the result must be right (openers,
+showdowns, readings). Here the joker counts as an ace for pairs, or fills a
+straight or a flush, as R-JK 2 lets it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from schemas.records import JOKER
+
+RANK_VALUE = {r: i for i, r in enumerate("23456789TJQKA", start=2)}
+ACE = 14
+
+# Rough made-hand levels, in the order of the spec's ranking.
+HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL, QUADS, STRAIGHT_FLUSH, FIVE_ACES = range(10)
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """What a player sees in five cards."""
+
+    level: int
+    #: Rank value of the best pair/trips/quads (0 when none).
+    top_rank: int
+    #: The cards worth keeping (the draw discards the rest).
+    keep: tuple[str, ...]
+    #: Four to a flush or to an open-ended straight (a one-card draw).
+    drawing: bool
+
+
+def _straight_cards(cards: list[str], jokers: int) -> tuple[str, ...] | None:
+    values = {RANK_VALUE[c[0]]: c for c in cards}
+    if len(values) != len(cards):
+        return None
+    vals = sorted(values)
+    lows = [1 if v == ACE else v for v in vals]
+    for seq in (vals, sorted(lows)):
+        if seq[-1] - seq[0] <= 4:
+            return tuple(cards)
+    return None
+
+
+def _four_to_straight(cards: list[str]) -> tuple[str, ...] | None:
+    by_value = {RANK_VALUE[c[0]]: c for c in cards}
+    vals = sorted(by_value)
+    for i in range(len(vals) - 3):
+        window = vals[i : i + 4]
+        if window[-1] - window[0] == 3 and window[-1] < ACE and window[0] > 2:
+            return tuple(by_value[v] for v in window)
+    return None
+
+
+def read_shape(hand: tuple[str, ...]) -> Shape:
+    """The player's reading of ``hand`` (five known cards)."""
+    cards = [c for c in hand if c != JOKER]
+    jokers = len(hand) - len(cards)
+    jk = (JOKER,) * jokers
+    counts = Counter(RANK_VALUE[c[0]] for c in cards)
+    if jokers:
+        counts[ACE] += jokers
+    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    top_value, top_count = groups[0]
+    second_count = groups[1][1] if len(groups) > 1 else 0
+    suits = Counter(c[1] for c in cards)
+    flush = len(suits) == 1 and len(hand) == 5
+    straight = len(hand) == 5 and top_count == 1 and _straight_cards(cards, jokers) is not None
+    if jokers and not straight and len(hand) == 5 and len(set(c[0] for c in cards)) == 4:
+        straight = _straight_cards(cards, jokers) is not None
+
+    def keep_ranks(*values: int) -> tuple[str, ...]:
+        return tuple(c for c in cards if RANK_VALUE[c[0]] in values) + jk
+
+    if top_count >= 5:
+        return Shape(FIVE_ACES, ACE, tuple(hand), False)
+    if straight and flush:
+        return Shape(STRAIGHT_FLUSH, 0, tuple(hand), False)
+    if top_count == 4:
+        return Shape(QUADS, top_value, tuple(hand), False)
+    if top_count == 3 and second_count == 2:
+        return Shape(FULL, top_value, tuple(hand), False)
+    if flush:
+        return Shape(FLUSH, 0, tuple(hand), False)
+    if straight:
+        return Shape(STRAIGHT, 0, tuple(hand), False)
+    if top_count == 3:
+        return Shape(TRIPS, top_value, keep_ranks(top_value), False)
+    if top_count == 2 and second_count == 2:
+        return Shape(TWO_PAIR, top_value, keep_ranks(top_value, groups[1][0]), False)
+    suit, in_suit = suits.most_common(1)[0] if suits else ("", 0)
+    if top_count == 2:
+        return Shape(PAIR, top_value, keep_ranks(top_value), False)
+    if in_suit + jokers >= 4:
+        return Shape(HIGH, 0, tuple(c for c in cards if c[1] == suit) + jk, True)
+    run = _four_to_straight(cards)
+    if run is not None:
+        return Shape(HIGH, 0, run, True)
+    best = max(cards, key=lambda c: RANK_VALUE[c[0]])
+    return Shape(HIGH, 0, (best, *jk), False)

@@ -1,0 +1,84 @@
+"""The planter contract: how one rule code is planted into a deal (or a deal sequence).
+
+A :class:`Plant` may change the deal's setup (sequence codes: the button, the
+openers, the seats), ask the simulation for :class:`~openers.generator.state.Forces`,
+and edit the finished draft. ``finish`` returns the codes a correct audit must
+report for the deal, or ``None`` when the situation did not arise (the table then
+replays the deal clean and tries again on a later deal).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+from audit.profiles import Profile
+from openers.generator.state import DealSetup, DealState, Forces, TableSettings
+from schemas.records import Game
+
+
+class Stage(Enum):
+    """What a plant does with the coming deal."""
+
+    PLANT = "plant"  # this deal receives the violation
+    PREPARE = "prepare"  # this deal is forced into a situation (clean), the next one plants
+    WAIT = "wait"  # not now (play clean)
+
+
+@dataclass(frozen=True, slots=True)
+class SequenceContext:
+    """What the table knows about the previous deal when setting up the next one."""
+
+    prev_passed_out: bool
+    prev_button: int | None
+    prev_carried_out: int
+    #: Button the house's rules give the coming deal.
+    button: int
+    occupied_before: tuple[int, ...]
+    max_seats: int
+    #: The table's ante on a normal deal.
+    base_ante: int
+    new_player: Callable[[], object]
+
+
+Applies = Callable[[TableSettings, Profile], bool]
+Setup = Callable[[DealSetup, SequenceContext, Profile, random.Random], Stage]
+Finish = Callable[[DealState, random.Random], "tuple[str, ...] | None"]
+
+
+def jacks_only(table: TableSettings, profile: Profile) -> bool:
+    """Rules about openers need a Jacks-or-Better table."""
+    return table.game is Game.JACKS_OR_BETTER
+
+
+def any_table(table: TableSettings, profile: Profile) -> bool:
+    """The code can be planted at any table."""
+    return True
+
+
+def plant_now(setup: DealSetup, ctx: SequenceContext, profile: Profile,
+              rng: random.Random) -> Stage:
+    """Default setup: plant on the coming deal, changing nothing."""
+    return Stage.PLANT
+
+
+@dataclass(frozen=True, slots=True)
+class Plant:
+    """How to plant ``code``; ``labels`` are the codes the planted deal must report."""
+
+    code: str
+    forces: Forces
+    finish: Finish
+    applies: Applies = any_table
+    setup: Setup = plant_now
+
+
+def on_event(event: str, *codes: str) -> Finish:
+    """A finish that labels ``codes`` when the simulation reports ``event``."""
+
+    def finish(st: DealState, rng: random.Random) -> tuple[str, ...] | None:
+        return codes if event in st.events else None
+
+    return finish

@@ -1,0 +1,73 @@
+"""Planters for the openers rules O201-O211 (Jacks-or-Better tables)."""
+
+from __future__ import annotations
+
+import random
+
+from audit.profiles import Profile
+from openers.generator.plants.base import Finish, Plant, jacks_only, on_event
+from openers.generator.plants.helpers import collected, reached_showdown
+from openers.generator.state import DealState, Forces, TableSettings
+from schemas.records import Verb
+
+
+def _false_opener_loses(st: DealState, rng: random.Random) -> tuple[str, ...] | None:
+    """O201: a seat opened without openers, was never ruled, and lost at the showdown."""
+    fo = st.false_opener
+    if fo is None or not reached_showdown(st, fo) or collected(st, fo):
+        return None
+    return ("O201",)
+
+
+def _false_split_wins(st: DealState, rng: random.Random) -> tuple[str, ...] | None:
+    """O208 (and O201, which it implies): a false opener 'split openers' and won."""
+    fo = st.false_opener
+    if "false_opener_splits" not in st.events or not collected(st, fo):
+        return None
+    if not reached_showdown(st, fo):
+        return None
+    return ("O201", "O208")
+
+
+def _drop_proof(event: str, code: str) -> Finish:
+    """A finish that removes the opener's proof of openers (after ``event``)."""
+
+    def finish(st: DealState, rng: random.Random) -> tuple[str, ...] | None:
+        if event not in st.events or st.opener is None:
+            return None
+        proofs = st.draft.find(Verb.SHOWS_OPENERS, st.opener)
+        if len(proofs) != 1:
+            return None
+        st.draft.remove(proofs[0])
+        return (code,)
+    return finish
+
+
+def _opener_alone(st: DealState, rng: random.Random) -> tuple[str, ...] | None:
+    """O202: everyone folded to the opener, who took the pot without showing openers."""
+    if st.opener is None or not collected(st, st.opener) or len(st.live()) != 1:
+        return None
+    st.events.add("opener_alone")
+    return _drop_proof("opener_alone", "O202")(st, rng)
+
+
+def _penalised(table: TableSettings, profile: Profile) -> bool:
+    return jacks_only(table, profile) and bool(profile.abandon_penalty)
+
+
+PLANTS = (
+    Plant("O201", Forces(false_opener=True), _false_opener_loses, applies=jacks_only),
+    Plant("O202", Forces(opener_wins_alone=True), _opener_alone, applies=jacks_only),
+    Plant("O203", Forces(opener_withdraws=True), on_event("opener_withdraws", "O203"),
+          applies=jacks_only),
+    Plant("O207", Forces(opener_breaks_openers=True),
+          on_event("opener_breaks_openers", "O207"), applies=jacks_only),
+    Plant("O208", Forces(false_opener=True, false_opener_splits=True), _false_split_wins,
+          applies=jacks_only),
+    Plant("O209", Forces(refund_weak_caller=True), on_event("refund_weak_caller", "O209"),
+          applies=jacks_only),
+    Plant("O210", Forces(opener_folds_after_draw=True),
+          _drop_proof("opener_folds_after_draw", "O210"), applies=jacks_only),
+    Plant("O211", Forces(fold_before_open=True), on_event("fold_before_open", "O211"),
+          applies=_penalised),
+)

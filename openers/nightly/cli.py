@@ -1,0 +1,76 @@
+"""``openers nightly``: the unattended job for cron or a systemd timer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ingest.load import BATCH_SIZE
+from openers.nightly.job import FailOn, NightlyOptions, run_nightly
+from openers.nightly.joblog import JobLog, LogFormat
+from schemas.store import DEFAULT_DB
+
+
+def nightly(
+    inbox: Annotated[
+        list[Path],
+        typer.Argument(help="Inbox folders (searched recursively) or files of hand logs."),
+    ],
+    db: Annotated[Path, typer.Option("--db", help="The store (created if missing).")] = Path(
+        DEFAULT_DB
+    ),
+    reports: Annotated[
+        Path | None,
+        typer.Option("--reports", help="Folder for the run reports, one sub-folder per run "
+                                       "[default: 'reports' beside the store]."),
+    ] = None,
+    profile: Annotated[
+        str, typer.Option("--profile", help="House profile: a built-in name or a TOML file.")
+    ] = "robert",
+    fail_on: Annotated[
+        FailOn,
+        typer.Option("--fail-on", help="Exit 1 when the run finds new findings this severe "
+                                       "or worse ('never': only failures change the exit code)."),
+    ] = FailOn.CRITICAL,
+    log_format: Annotated[
+        LogFormat,
+        typer.Option("--log-format", help="'text': a progress bar on a terminal, plain lines "
+                                          "otherwise; 'json': one JSON object per line."),
+    ] = LogFormat.TEXT,
+    settle: Annotated[
+        float,
+        typer.Option("--settle", min=0, help="Seconds since its last change after which a file "
+                                             "is finished and its last hand is read even with "
+                                             "no blank line after it."),
+    ] = 300.0,
+    batch_size: Annotated[
+        int, typer.Option("--batch-size", min=1, hidden=True, help="Hands per ingest batch.")
+    ] = BATCH_SIZE,
+) -> None:
+    """Ingest what is new in the inbox, audit it, record the run and write its report.
+
+    Exit codes: 0 all well; 1 new findings at or above --fail-on; 2 the job failed
+    (unreadable inbox, store locked or unwritable, disk full, another job running).
+    """
+    options = NightlyOptions(
+        inboxes=tuple(inbox),
+        db=db,
+        reports=reports if reports is not None else db.parent / "reports",
+        profile=profile,
+        fail_on=fail_on,
+        settle_seconds=settle,
+        batch_size=batch_size,
+    )
+    result = run_nightly(options, JobLog(log_format))
+    if result.report_dir is not None:
+        typer.echo(f"report: {(result.report_dir / 'report.html').resolve()}")
+    if result.error:
+        typer.echo(f"error: {result.error}", err=True)
+    raise typer.Exit(int(result.exit_code))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``openers nightly`` to the application."""
+    app.command("nightly")(nightly)

@@ -1,0 +1,209 @@
+"""Which inbox files hold something the store has not read yet.
+
+The store remembers, per file path, how many bytes it has read and the SHA-256
+of those bytes (``ops_inbox_files``). On the next run a file is:
+
+- ``skip``: its content is what was read already (same hash over the same
+  size), or the same content was read under another path (a file moved or
+  copied into the inbox again);
+- ``grown``: its first ``size`` bytes still hash to what was read, and it is
+  longer: only the bytes after them are read (a table system appending hands);
+- ``new`` / ``changed``: never seen, or rewritten; the whole file is read, and
+  hands the store already holds come back as duplicates, never as second copies.
+
+Compressed files are never read from an offset (an offset into a gzip stream
+is no place to start); a ``.gz`` that changed is read again in full.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+
+import duckdb
+
+_CHUNK = 1 << 20
+
+
+class InboxError(RuntimeError):
+    """An inbox path cannot be read (missing, not a directory or file, no permission)."""
+
+
+class FileAction(StrEnum):
+    """What the run does with one inbox file."""
+
+    NEW = "new"
+    GROWN = "grown"
+    CHANGED = "changed"
+    SKIP = "skip"
+
+
+@dataclass(frozen=True)
+class FilePlan:
+    """One inbox file: what to do with it, and from where to read it.
+
+    ``start``/``start_line`` are where reading begins (0/1, or where the last run
+    stopped). ``complete_only`` holds back a last hand that no blank line follows
+    yet, because the file was modified too recently to be taken as finished.
+    """
+
+    path: Path
+    action: FileAction
+    start: int
+    start_line: int
+    size: int
+    sha256: str
+    complete_only: bool
+
+    @property
+    def pending(self) -> bool:
+        """Whether the run has anything to read from this file."""
+        return self.action is not FileAction.SKIP
+
+    @property
+    def compressed(self) -> bool:
+        """A ``.gz`` file: always read whole, never from an offset."""
+        return self.path.name.lower().endswith(".gz")
+
+
+def list_inbox(inboxes: Sequence[Path]) -> list[Path]:
+    """Every regular, non-hidden file under the inbox paths, sorted, without repeats.
+
+    A path may be a directory (searched recursively) or a single file. Raises
+    :class:`InboxError` for a path that does not exist or cannot be listed.
+    """
+    found: dict[Path, None] = {}
+    for inbox in inboxes:
+        if inbox.is_file():
+            found[inbox.resolve()] = None
+            continue
+        if not inbox.is_dir():
+            raise InboxError(f"inbox {inbox} does not exist or is not a directory")
+        try:
+            entries = sorted(inbox.rglob("*"))
+        except OSError as exc:
+            raise InboxError(f"inbox {inbox} cannot be listed: {exc.strerror or exc}") from exc
+        for entry in entries:
+            relative = entry.relative_to(inbox)
+            if any(part.startswith(".") for part in relative.parts):
+                continue
+            if entry.is_file():
+                found[entry.resolve()] = None
+    return sorted(found)
+
+
+def _hash_file(path: Path, prefix: int | None) -> tuple[int, str, str | None]:
+    """Hash ``path`` up to its current size, and its first ``prefix`` bytes on the way.
+
+    Returns (size hashed, hash of all of it, hash of the prefix or None when the
+    file is shorter than the prefix).
+    """
+    try:
+        size = path.stat().st_size
+        whole = hashlib.sha256()
+        prefix_hash: str | None = None
+        done = 0
+        with path.open("rb") as handle:
+            if prefix == 0:
+                prefix_hash = whole.hexdigest()
+            while done < size:
+                want = min(_CHUNK, size - done)
+                if prefix is not None and done < prefix < done + want:
+                    want = prefix - done  # stop exactly on the prefix boundary
+                chunk = handle.read(want)
+                if not chunk:
+                    break  # truncated while being read: hash what is there
+                whole.update(chunk)
+                done += len(chunk)
+                if prefix is not None and done == prefix:
+                    prefix_hash = whole.hexdigest()
+    except OSError as exc:
+        raise InboxError(f"inbox file {path} cannot be read: {exc.strerror or exc}") from exc
+    return done, whole.hexdigest(), prefix_hash
+
+
+def plan_files(
+    con: duckdb.DuckDBPyConnection,
+    files: Iterable[Path],
+    *,
+    settle_seconds: float,
+    now: float | None = None,
+) -> list[FilePlan]:
+    """Decide, for each file, whether to skip it or from where to read it.
+
+    A file last modified ``settle_seconds`` or more ago is finished: its last hand
+    is read even without a blank line after it.
+    """
+    known = {
+        row[0]: (int(row[1]), int(row[2]), str(row[3]))
+        for row in con.execute(
+            "SELECT path, read_bytes, next_line, sha256 FROM ops_inbox_files"
+        ).fetchall()
+    }
+    read_whole = {(offset, sha) for offset, _, sha in known.values()}
+    clock = time.time() if now is None else now
+    plans: list[FilePlan] = []
+    for path in files:
+        previous = known.get(str(path))
+        compressed = path.name.lower().endswith(".gz")
+        prefix = previous[0] if previous is not None and not compressed else None
+        size, sha, prefix_sha = _hash_file(path, prefix)
+        start, start_line = 0, 1
+        if previous is not None and compressed and (size, sha) == (previous[0], previous[2]):
+            action = FileAction.SKIP
+        elif previous is not None and prefix_sha == previous[2]:
+            action = FileAction.SKIP if size == previous[0] else FileAction.GROWN
+            start, start_line = previous[0], previous[1]
+        elif (size, sha) in read_whole:
+            action = FileAction.SKIP  # the same content was read under another path
+        else:
+            action = FileAction.CHANGED if previous is not None else FileAction.NEW
+        settled = clock - _mtime(path) >= settle_seconds
+        plans.append(
+            FilePlan(path, action, start, start_line, size, sha, complete_only=not settled)
+        )
+    return plans
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError as exc:
+        raise InboxError(f"inbox file {path} cannot be read: {exc.strerror or exc}") from exc
+
+
+def prefix_sha256(path: Path, length: int) -> str:
+    """The SHA-256 of the first ``length`` bytes of ``path``."""
+    _, _, digest = _hash_file(path, length)
+    if digest is None:
+        raise InboxError(f"inbox file {path} shrank while it was being read")
+    return digest
+
+
+def record_file(
+    con: duckdb.DuckDBPyConnection,
+    path: Path,
+    *,
+    read_bytes: int,
+    next_line: int,
+    sha256: str,
+    run_id: int,
+) -> None:
+    """Remember that the store now holds ``path`` up to ``read_bytes`` bytes."""
+    con.execute(
+        """
+        INSERT INTO ops_inbox_files
+            (path, read_bytes, next_line, sha256, first_run_id, last_run_id, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (path) DO UPDATE SET
+            read_bytes = excluded.read_bytes, next_line = excluded.next_line,
+            sha256 = excluded.sha256, last_run_id = excluded.last_run_id,
+            updated_at = excluded.updated_at
+        """,
+        [str(path), read_bytes, next_line, sha256, run_id, run_id, datetime.now(UTC)],
+    )

@@ -1,0 +1,79 @@
+-- ops layer, owned by the nightly job (openers/nightly/).
+--
+-- ops_runs: one row per nightly (or on-demand report) run; the public view is `runs`.
+-- ops_inbox_files: how much of each inbox file the store already holds, so that a file
+--   seen again is skipped and a file that grew is read from where the last run stopped.
+-- ops_run_hands / ops_run_findings: which run first saw each stored hand and each finding.
+--   A run fills them at its end, in the same transaction that closes it, so work done by
+--   a run that was killed is counted by the next run that finishes, never twice.
+-- ops_pending_tables: tables whose deal sequence must be audited again; written before
+--   the sequence audit and cleared table by table after it, so a kill in between is redone.
+
+CREATE SEQUENCE IF NOT EXISTS ops_runs_seq START 1;
+
+CREATE TABLE IF NOT EXISTS ops_runs (
+    run_id BIGINT PRIMARY KEY DEFAULT nextval('ops_runs_seq'),
+    kind VARCHAR NOT NULL,                 -- 'nightly'
+    started_at TIMESTAMPTZ NOT NULL,
+    ended_at TIMESTAMPTZ,
+    inbox VARCHAR,                         -- JSON list of the inbox paths
+    profile VARCHAR,
+    fail_on VARCHAR,
+    files_seen INTEGER NOT NULL DEFAULT 0,
+    files_new INTEGER NOT NULL DEFAULT 0,
+    files_grown INTEGER NOT NULL DEFAULT 0,
+    files_skipped INTEGER NOT NULL DEFAULT 0,
+    hands BIGINT NOT NULL DEFAULT 0,       -- hands first stored by this run
+    duplicates BIGINT NOT NULL DEFAULT 0,
+    quarantined BIGINT NOT NULL DEFAULT 0, -- quarantine rows first stored by this run
+    findings_critical BIGINT NOT NULL DEFAULT 0,
+    findings_major BIGINT NOT NULL DEFAULT 0,
+    findings_minor BIGINT NOT NULL DEFAULT 0,
+    tables_resequenced INTEGER NOT NULL DEFAULT 0,
+    status VARCHAR NOT NULL,               -- running | ok | findings | failed | interrupted
+    exit_code INTEGER,
+    error VARCHAR,
+    report_dir VARCHAR,
+    pid INTEGER,
+    host VARCHAR
+);
+
+CREATE TABLE IF NOT EXISTS ops_inbox_files (
+    path VARCHAR PRIMARY KEY,              -- absolute path of the file
+    read_bytes BIGINT NOT NULL,            -- bytes already read into the store
+    next_line BIGINT NOT NULL,             -- line number of the first byte not yet read
+    sha256 VARCHAR NOT NULL,               -- hash of those first `read_bytes` bytes
+    first_run_id BIGINT,
+    last_run_id BIGINT,
+    updated_at TIMESTAMPTZ NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS ops_run_hands (
+    hand_id VARCHAR PRIMARY KEY,
+    run_id BIGINT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS ops_run_findings (
+    finding_key VARCHAR PRIMARY KEY,       -- sha256 of the finding's identifying fields
+    run_id BIGINT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS ops_run_quarantine (
+    quarantine_key VARCHAR PRIMARY KEY,    -- sha256 of file, line and raw text
+    run_id BIGINT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS ops_pending_tables (
+    table_id VARCHAR PRIMARY KEY,
+    queued_by_run BIGINT
+);
+
+CREATE OR REPLACE VIEW runs AS
+SELECT
+    run_id, kind, started_at, ended_at, inbox, profile, fail_on,
+    files_seen, files_new, files_grown, files_skipped,
+    hands, duplicates, quarantined,
+    findings_critical, findings_major, findings_minor,
+    findings_critical + findings_major + findings_minor AS findings,
+    tables_resequenced, status, exit_code, error, report_dir, pid, host
+FROM ops_runs;

@@ -1,0 +1,70 @@
+"""Every hand of every rule fixture gives exactly the findings its comments expect."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+import pytest
+
+from audit.engine import AuditResult, audit_hand, audit_hands
+from audit.profiles import load_profile
+from ingest.parser import parse_hand
+from tests.audit.harness import FixtureHand, all_fixture_hands
+
+HANDS = all_fixture_hands()
+
+
+def _audit_sequence(hand: FixtureHand) -> AuditResult:
+    """J fixtures: the file's hands of the same profile form the tables' deal sequences."""
+    group = [h for h in HANDS if h.file == hand.file and h.profile == hand.profile]
+    records = [parse_hand(h.text, first_line=h.first_line) for h in group]
+    results = audit_hands(records, load_profile(hand.profile))
+    record = parse_hand(hand.text, first_line=hand.first_line)
+    return next(r for r in results if r.hand_id == record.hand_id)
+
+
+def _audit(hand: FixtureHand) -> AuditResult:
+    if hand.fixture_code.startswith("J"):
+        return _audit_sequence(hand)
+    record = parse_hand(hand.text, first_line=hand.first_line)
+    return audit_hand(record, load_profile(hand.profile))
+
+
+def _describe(result: AuditResult) -> str:
+    lines = [f"{f.code} line={f.line} seat={f.seat}: {f.message}" for f in result.findings]
+    lines += [f"unverifiable {u.code}: {u.reason}" for u in result.unverifiable]
+    return "\n".join(lines) or "(nothing)"
+
+
+@pytest.mark.parametrize("hand", HANDS, ids=[h.label() for h in HANDS])
+def test_fixture_hand(hand: FixtureHand) -> None:
+    result = _audit(hand)
+    report = _describe(result)
+    errors = [u for u in result.unverifiable if "internal error" in u.reason]
+    assert not errors, report
+    if hand.none:
+        unexpected = [f for f in result.findings if f.code not in hand.allow]
+        assert not unexpected, f"near miss flagged:\n{report}"
+        return
+    code = hand.fixture_code
+    own = [e for e in hand.expected if e.code == code and not e.unverifiable]
+    got_own = [f for f in result.findings if f.code == code]
+    assert len(got_own) == len(own), f"expected {len(own)} x {code}, got:\n{report}"
+    want_lines = Counter(e.line for e in own if e.line is not None)
+    got_lines = Counter(f.line for f in got_own)
+    assert not want_lines - got_lines, f"expected lines {dict(want_lines)}, got:\n{report}"
+    got_codes = {f.code for f in result.findings}
+    unverifiable = {u.code for u in result.unverifiable}
+    for e in hand.expected:
+        if e.unverifiable:
+            assert e.code in unverifiable, f"expected {e.code} unverifiable, got:\n{report}"
+        else:
+            assert e.code in got_codes, f"expected {e.code}, got:\n{report}"
+
+
+def test_fixture_hands_are_unique() -> None:
+    """Two fixture hands with one id would hide each other in sequence audits."""
+    seen: dict[str, list[str]] = defaultdict(list)
+    for h in HANDS:
+        seen[parse_hand(h.text, first_line=h.first_line).hand_id].append(h.label())
+    assert {k: v for k, v in seen.items() if len(v) > 1} == {}

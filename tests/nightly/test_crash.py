@@ -1,0 +1,88 @@
+"""Crash safety: a job killed with SIGKILL anywhere, then run again, leaves the store an
+uninterrupted run would have made (no hand lost or doubled, no finding doubled).
+
+Each case builds the same two nights in its own folder: night 1 runs normally; for
+night 2 the files grow, a new table appears and a broken hand arrives; the night-2
+job is a real process killed at a checkpoint (or after a delay), then the job runs
+again. The result is compared, table by table, with a night 2 that was never killed.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from openers.nightly.checkpoints import CHECKPOINTS, KILL_ENV
+from openers.nightly.job import ExitCode
+from tests.nightly.handmaker import broken_hand_text, write_day
+from tests.nightly.jobtools import run_in_process, run_totals, snapshot, start_job
+
+#: Small ingest batches so that a file spans several batches (kill between two of them).
+BATCH = "7"
+KILL_POINTS = [
+    *(name for name in CHECKPOINTS if name not in ("ingest-batch", "file-loaded",
+                                                   "file-recorded", "table-sequenced")),
+    "ingest-batch#1", "ingest-batch#4", "file-loaded#1", "file-loaded#2", "file-recorded#1",
+    "table-sequenced#1", "table-sequenced#3",
+]
+#: Kills at a random moment (seconds after start); some land before, some after the work.
+DELAYS = [0.4, 0.9, 1.6]
+
+
+def _night_one(root: Path) -> None:
+    write_day(root / "inbox", ("T01", "T02", "T03"), range(25))
+    assert run_in_process(root).exit_code is ExitCode.OK
+
+
+def _night_two_files(root: Path) -> None:
+    inbox = root / "inbox"
+    write_day(inbox, ("T01", "T02"), range(25, 50), append=True)
+    write_day(inbox, ("T04",), range(30))
+    with (inbox / "t03.log").open("a", encoding="utf-8") as handle:
+        handle.write(broken_hand_text("T03", 25) + "\n")
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory):
+    root = tmp_path_factory.mktemp("uninterrupted")
+    _night_one(root)
+    _night_two_files(root)
+    assert run_in_process(root, reports=root / "reports").exit_code is ExitCode.OK
+    db = root / "store.duckdb"
+    return snapshot(db, root), run_totals(db)
+
+
+def _recover_and_compare(root: Path, uninterrupted) -> None:
+    expected, expected_totals = uninterrupted
+    again = run_in_process(root, reports=root / "reports")
+    assert again.exit_code is ExitCode.OK, again.error
+    db = root / "store.duckdb"
+    got = snapshot(db, root)
+    for table in expected:
+        assert got[table] == expected[table], f"{table} differs after the crash"
+    assert run_totals(db) == expected_totals
+
+
+@pytest.mark.parametrize("point", KILL_POINTS)
+def test_killed_at_a_checkpoint(tmp_path, uninterrupted, point):
+    _night_one(tmp_path)
+    _night_two_files(tmp_path)
+    job = start_job(tmp_path, "--batch-size", BATCH, "--reports", str(tmp_path / "reports"),
+                    env={KILL_ENV: point})
+    _, err = job.communicate(timeout=120)
+    assert job.returncode == -signal.SIGKILL, f"not killed at {point}: {err[-2000:]}"
+    _recover_and_compare(tmp_path, uninterrupted)
+
+
+@pytest.mark.parametrize("delay", DELAYS)
+def test_killed_at_a_random_moment(tmp_path, uninterrupted, delay):
+    _night_one(tmp_path)
+    _night_two_files(tmp_path)
+    job = start_job(tmp_path, "--batch-size", BATCH, "--reports", str(tmp_path / "reports"))
+    time.sleep(delay)
+    job.send_signal(signal.SIGKILL)
+    job.communicate(timeout=120)
+    _recover_and_compare(tmp_path, uninterrupted)

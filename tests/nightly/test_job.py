@@ -1,0 +1,141 @@
+"""The nightly job end to end: idempotent, incremental, exit codes, failures, lock."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import duckdb
+
+from openers.nightly.checkpoints import PAUSE_ENV, PAUSE_FILE_ENV
+from openers.nightly.job import ExitCode, FailOn
+from openers.nightly.runs import RunStatus
+from schemas.findings import Severity
+from tests.nightly.handmaker import broken_hand_text, write_day, write_table_log
+from tests.nightly.jobtools import run_in_process, run_totals, snapshot, start_job
+
+TABLES = ("T01", "T02", "T03")
+
+
+def _row(db, sql):
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        row = con.execute(sql).fetchone()
+    finally:
+        con.close()
+    assert row is not None
+    return row
+
+
+def _count(db, sql):
+    return _row(db, sql)[0]
+
+
+def test_second_run_on_the_same_inbox_changes_nothing(tmp_path):
+    write_day(tmp_path / "inbox", TABLES, range(20))
+    first = run_in_process(tmp_path)
+    assert first.exit_code is ExitCode.OK and first.counts.hands == 60
+    assert first.counts.findings[Severity.MAJOR] >= 1  # every 7th hand is over the cap
+    before = snapshot(tmp_path / "store.duckdb", tmp_path)
+    second = run_in_process(tmp_path)
+    assert second.exit_code is ExitCode.OK
+    assert (second.counts.files_skipped, second.counts.hands, second.counts.duplicates) == (3, 0, 0)
+    assert sum(second.counts.findings.values()) == 0
+    assert snapshot(tmp_path / "store.duckdb", tmp_path) == before
+
+
+def test_grown_files_add_exactly_the_new_hands(tmp_path):
+    inbox = tmp_path / "inbox"
+    write_day(inbox, TABLES, range(20))
+    run_in_process(tmp_path)
+    write_day(inbox, ("T01", "T02"), range(20, 35), append=True)
+    with (inbox / "t02.log").open("a", encoding="utf-8") as handle:
+        handle.write(broken_hand_text("T02", 35) + "\n")
+    grown = run_in_process(tmp_path)
+    assert (grown.counts.files_grown, grown.counts.files_skipped) == (2, 1)
+    assert (grown.counts.hands, grown.counts.duplicates, grown.counts.quarantined) == (30, 0, 1)
+    db = tmp_path / "store.duckdb"
+    assert _count(db, "SELECT count(*) FROM hands") == 90
+    # Line numbers of appended hands are the file's own.
+    lines = (inbox / "t01.log").read_text().splitlines()
+    stored = _count(db, "SELECT first_line FROM hands WHERE hand_id = 'BCY-T01-000020'")
+    assert lines[stored - 1] == "Hand: BCY-T01-000020"
+
+
+def test_a_file_rewritten_is_read_again_without_doubling(tmp_path):
+    inbox = tmp_path / "inbox"
+    write_day(inbox, ("T01",), range(10))
+    run_in_process(tmp_path)
+    write_table_log(inbox / "t01.log", "T01", range(5, 15))  # rewritten, half old hands
+    again = run_in_process(tmp_path)
+    assert (again.counts.files_new, again.counts.hands, again.counts.duplicates) == (1, 5, 5)
+    assert _count(tmp_path / "store.duckdb", "SELECT count(*) FROM hands") == 15
+
+
+def test_exit_code_follows_fail_on(tmp_path):
+    write_day(tmp_path / "inbox", ("T01",), range(8))  # hand 0 and 7: over the cap (major)
+    result = run_in_process(tmp_path, fail_on=FailOn.MAJOR)
+    assert (result.exit_code, result.status) == (ExitCode.FINDINGS, RunStatus.FINDINGS)
+    write_day(tmp_path / "inbox", ("T02",), range(8))
+    assert run_in_process(tmp_path, fail_on=FailOn.CRITICAL).exit_code is ExitCode.OK
+
+
+def test_unreadable_inbox_fails_with_exit_2_and_is_recorded(tmp_path):
+    result = run_in_process(tmp_path)  # tmp_path/inbox does not exist
+    assert result.exit_code is ExitCode.FAILED and "does not exist" in (result.error or "")
+    status, error, code = _row(tmp_path / "store.duckdb",
+                               "SELECT status, error, exit_code FROM runs")
+    assert (status, code) == ("failed", 2) and "does not exist" in error
+
+
+def test_store_locked_by_another_process_fails_with_exit_2(tmp_path):
+    write_day(tmp_path / "inbox", ("T01",), range(3))
+    holder = duckdb.connect(str(tmp_path / "store.duckdb"))
+    try:
+        # DuckDB allows one writer process; a second process gets the lock error.
+        job = start_job(tmp_path)
+        _, err = job.communicate(timeout=60)
+    finally:
+        holder.close()
+    assert job.returncode == 2
+    assert "cannot open the store" in err and "lock" in err.lower()
+
+
+def test_second_concurrent_job_exits_2_at_once_with_the_lock_message(tmp_path):
+    write_day(tmp_path / "inbox", TABLES, range(10))
+    flag = tmp_path / "paused"
+    first = start_job(tmp_path, env={PAUSE_ENV: "locked", PAUSE_FILE_ENV: str(flag)})
+    try:
+        deadline = time.monotonic() + 30
+        while not flag.exists():
+            assert first.poll() is None, first.communicate()
+            assert time.monotonic() < deadline, "the first job never took the lock"
+            time.sleep(0.05)
+        started = time.monotonic()
+        second = start_job(tmp_path)
+        _, err = second.communicate(timeout=30)
+        assert second.returncode == 2
+        assert time.monotonic() - started < 15  # refused at once, not after waiting
+        assert "another nightly job is already running" in err
+        flag.unlink()
+        first.communicate(timeout=60)
+        assert first.returncode == 0
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    assert run_totals(tmp_path / "store.duckdb")[0] == 30
+    assert _count(tmp_path / "store.duckdb", "SELECT count(*) FROM runs") == 1
+
+
+def test_json_log_lines_on_stderr_and_report_path_on_stdout(tmp_path):
+    write_day(tmp_path / "inbox", ("T01",), range(3))
+    job = start_job(tmp_path, "--reports", str(tmp_path / "reports"))
+    out, err = job.communicate(timeout=60)
+    assert job.returncode == 0, err
+    events = [json.loads(line) for line in err.splitlines()]
+    assert {"run started", "run finished"} <= {e["message"] for e in events}
+    report = out.strip().removeprefix("report: ")
+    assert report.endswith("report.html") and (tmp_path / "reports").is_dir()
+    assert Path(report).read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
