@@ -18,6 +18,29 @@ from audit.rules.b105_inconsistent_call_or_raise import InconsistentCallOrRaise
 from audit.rules.b106_draw_before_stakes_equal import DrawBeforeStakesEqual
 from audit.rules.b107_short_call_all_in_opener import ShortCallAllInOpener
 from audit.rules.b108_bet_before_open import BetBeforeOpen
+from audit.rules.d301_misdeal_not_called import MisdealNotCalled
+from audit.rules.d302_fouled_hand_played import FouledHandPlayed
+from audit.rules.d303_five_card_draw_dealt_wrongly import FiveCardDrawDealtWrongly
+from audit.rules.d304_draw_out_of_order import DrawOutOfOrder
+from audit.rules.d305_discards_and_draws_differ import DiscardsAndDrawsDiffer
+from audit.rules.d306_exposed_card_mishandled import ExposedCardMishandled
+from audit.rules.d307_duplicate_or_impossible_card import DuplicateOrImpossibleCard
+from audit.rules.d308_discard_taken_back import DiscardTakenBack
+from audit.rules.o201_false_openers_not_caught import FalseOpenersNotCaught
+from audit.rules.o202_unproven_opener_paid import UnprovenOpenerPaid
+from audit.rules.o203_illegal_opener_withdrawal import IllegalOpenerWithdrawal
+from audit.rules.o204_ineligible_declarer import IneligibleDeclarer
+from audit.rules.o205_pot_killed_against_rule import PotKilledAgainstRule
+from audit.rules.o206_wrong_refund_after_false_opener import WrongRefundAfterFalseOpener
+from audit.rules.o207_split_openers_not_declared import SplitOpenersNotDeclared
+from audit.rules.o208_impossible_split_paid import ImpossibleSplitPaid
+from audit.rules.o209_refund_to_weak_caller import RefundToWeakCaller
+from audit.rules.o210_opener_folded_unproven import OpenerFoldedUnproven
+from audit.rules.o211_abandoned_without_penalty import AbandonedWithoutPenalty
+from audit.rules.p401_pot_awarded_to_wrong_hand import PotAwardedToWrongHand
+from audit.rules.p402_chips_not_conserved import ChipsNotConserved
+from audit.rules.p403_side_pot_misdistributed import SidePotMisdistributed
+from audit.rules.p404_hand_misread import HandMisread
 
 RULES: Mapping[str, type[Rule] | type[SequenceRule]] = {
     "B101": OverCapRaise,
@@ -28,6 +51,29 @@ RULES: Mapping[str, type[Rule] | type[SequenceRule]] = {
     "B106": DrawBeforeStakesEqual,
     "B107": ShortCallAllInOpener,
     "B108": BetBeforeOpen,
+    "D301": MisdealNotCalled,
+    "D302": FouledHandPlayed,
+    "D303": FiveCardDrawDealtWrongly,
+    "D304": DrawOutOfOrder,
+    "D305": DiscardsAndDrawsDiffer,
+    "D306": ExposedCardMishandled,
+    "D307": DuplicateOrImpossibleCard,
+    "D308": DiscardTakenBack,
+    "O201": FalseOpenersNotCaught,
+    "O202": UnprovenOpenerPaid,
+    "O203": IllegalOpenerWithdrawal,
+    "O204": IneligibleDeclarer,
+    "O205": PotKilledAgainstRule,
+    "O206": WrongRefundAfterFalseOpener,
+    "O207": SplitOpenersNotDeclared,
+    "O208": ImpossibleSplitPaid,
+    "O209": RefundToWeakCaller,
+    "O210": OpenerFoldedUnproven,
+    "O211": AbandonedWithoutPenalty,
+    "P401": PotAwardedToWrongHand,
+    "P402": ChipsNotConserved,
+    "P403": SidePotMisdistributed,
+    "P404": HandMisread,
 }
 
 

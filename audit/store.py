@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 import duckdb
 import pyarrow as pa
 
-from audit.batch import BatchResult, default_workers
+from audit.batch import BatchResult, default_workers, no_cyclic_gc
 from audit.engine import AuditResult, audit_hand, audit_sequences, merge
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
@@ -57,13 +57,14 @@ def audit_stored(items: Sequence[StoredHand], profile: Profile, keep: bool) -> B
     """Parse and check stored hands (runs in a worker)."""
     rules = hand_rules(profile)
     out = BatchResult()
-    for item in items:
-        record = _record(item)
-        if record is None:
-            continue
-        out.results.append(audit_hand(record, profile, rules))
-        if keep:
-            out.records.append(record)
+    with no_cyclic_gc():
+        for item in items:
+            record = _record(item)
+            if record is None:
+                continue
+            out.results.append(audit_hand(record, profile, rules))
+            if keep:
+                out.records.append(record)
     return out
 
 

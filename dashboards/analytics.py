@@ -176,7 +176,9 @@ def player_finding_rows(ctx: Context, player_id: str, limit: int = 500) -> pd.Da
 
 # --------------------------------------------------------------------------- data quality
 @query()
-def quarantine_rows(ctx: Context, kind: str = "", text: str = "", limit: int = 1000) -> pd.DataFrame:
+def quarantine_rows(
+    ctx: Context, kind: str = "", text: str = "", limit: int = 1000
+) -> pd.DataFrame:
     """Quarantined items, optionally of one kind and with ``text`` in the file or error."""
     return ctx.frame(
         "SELECT file, line, hand_id, kind, error, error_line, raw_text, count(*) OVER () AS total"
@@ -191,4 +193,6 @@ def quarantine_rows(ctx: Context, kind: str = "", text: str = "", limit: int = 1
 @query()
 def quarantine_kinds(ctx: Context) -> pd.DataFrame:
     """How many quarantined items of each kind (``quarantine`` is created after the marts)."""
-    return ctx.frame("SELECT kind, count(*) AS items FROM quarantine GROUP BY kind ORDER BY items DESC")
+    return ctx.frame(
+        "SELECT kind, count(*) AS items FROM quarantine GROUP BY kind ORDER BY items DESC"
+    )

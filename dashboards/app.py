@@ -1,6 +1,6 @@
 """The compliance dashboards: entry file, run with ``openers dashboard``.
 
-``st.navigation`` lists one page per module of ``dashboards/pages/``; the
+``st.navigation`` lists one page per module of ``dashboards/views/``; the
 pages hold layout only and call :mod:`dashboards.queries` through
 :func:`dashboards.state.load`.
 """
@@ -18,15 +18,20 @@ _ROOT = Path(__file__).resolve().parent.parent
 if str(_ROOT) not in sys.path:
     sys.path.insert(0, str(_ROOT))
 
-from dashboards.pages import PAGES  # noqa: E402
 from dashboards.state import store_path  # noqa: E402
+from dashboards.views import PAGES  # noqa: E402
 
 st.set_page_config(page_title="Openers: compliance", page_icon="🃏", layout="wide")
 
 page = st.navigation(
     [
-        st.Page(str(Path(__file__).parent / "pages" / f"{spec.module}.py"), title=spec.title,
-                url_path=spec.url_path, icon=spec.icon, default=spec.default)
+        st.Page(
+            str(Path(__file__).parent / "views" / f"{spec.module}.py"),
+            title=spec.title,
+            url_path=spec.url_path,
+            icon=spec.icon,
+            default=spec.default,
+        )
         for spec in PAGES
     ]
 )

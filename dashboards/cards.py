@@ -25,7 +25,9 @@ CARD_CSS = """
  color:transparent}
 .op-step{padding:.25em .5em;border-radius:.3em;margin:.1em 0}
 .op-bad{background:#ffebee;border-left:4px solid #c62828}
-.op-raw{font-family:ui-monospace,monospace;font-size:.85em;white-space:pre;line-height:1.45}
+.op-raw{font-family:ui-monospace,monospace;font-size:.78em;white-space:pre;line-height:1.45;
+ overflow-x:auto;max-width:100%}
+.op-seats td,.op-seats th{padding:.2em .35em;white-space:nowrap}
 .op-raw-bad{background:#ffcdd2}
 </style>
 """

@@ -36,7 +36,9 @@ def streamlit_command(port: int, address: str) -> list[str]:
     ]
 
 
-def launch(db: Path, port: int = 8501, address: str = "127.0.0.1", reviews: Path | None = None) -> int:
+def launch(
+    db: Path, port: int = 8501, address: str = "127.0.0.1", reviews: Path | None = None
+) -> int:
     """Run the dashboard on ``db`` until interrupted; return Streamlit's exit code.
 
     ``openers demo`` calls this to open the demo store.

@@ -90,7 +90,9 @@ class Query:
 QUERIES: dict[str, Query] = {}
 
 
-def query(uses_reviews: bool = False) -> Callable[[Callable[..., pd.DataFrame]], Callable[..., pd.DataFrame]]:
+def query(
+    uses_reviews: bool = False,
+) -> Callable[[Callable[..., pd.DataFrame]], Callable[..., pd.DataFrame]]:
     """Register a query function under its name."""
 
     def register(fn: Callable[..., pd.DataFrame]) -> Callable[..., pd.DataFrame]:

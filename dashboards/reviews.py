@@ -98,7 +98,7 @@ def finding_key(hand_id: str, code: str, action_index: int | None, seat: int | N
 
 
 def reviews_path_for(store: Path) -> Path:
-    """The review file that belongs next to a store: ``openers.duckdb`` → ``openers.reviews.sqlite``."""
+    """The review file next to a store: ``openers.duckdb`` → ``openers.reviews.sqlite``."""
     return store.with_name(f"{store.stem}.reviews.sqlite")
 
 

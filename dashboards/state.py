@@ -72,7 +72,8 @@ def snapshot() -> Snapshot:
 
 
 def _reviews_token(path: Path) -> str:
-    parts = []
+    # The path is part of the token: two review files may share a size and mtime.
+    parts = [str(path)]
     for item in (path, Path(f"{path}-wal")):
         if item.exists():
             stat = item.stat()
@@ -82,7 +83,7 @@ def _reviews_token(path: Path) -> str:
 
 @st.cache_data(max_entries=512, show_spinner=False)
 def _cached(
-    _snap: Snapshot, store_token: str, reviews_token: str, name: str, params: dict[str, Any]
+    _snap: Snapshot, store_key: str, reviews_token: str, name: str, params: dict[str, Any]
 ) -> pd.DataFrame:
     ctx = queries.Context(_snap.con.cursor(), reviews_path())
     try:
@@ -95,7 +96,7 @@ def load(name: str, **params: Any) -> pd.DataFrame:
     """Run query ``name`` with ``params`` on the current snapshot, cached."""
     snap = snapshot()
     rtoken = _reviews_token(reviews_path()) if queries.QUERIES[name].uses_reviews else ""
-    return _cached(snap, snap.token, rtoken, name, params)
+    return _cached(snap, f"{snap.store}|{snap.token}", rtoken, name, params)
 
 
 def guard() -> Snapshot | None:

@@ -67,6 +67,7 @@ def key_of(row: pd.Series) -> FindingKey:
 def review_form(row: pd.Series, form_key: str) -> None:
     """Confirm or dismiss one finding, with a note and the reviewer's name."""
     key = key_of(row)
+    flash_key = f"{form_key}-saved"
     with st.form(form_key, clear_on_submit=False):
         st.markdown(
             f"**{key.code}** on hand `{key.hand_id}` seat {key.seat or '—'}: "
@@ -90,7 +91,14 @@ def review_form(row: pd.Series, form_key: str) -> None:
             except ValueError as exc:
                 st.error(str(exc))
             else:
-                st.success(f"Saved: {previous.value} → {decision} by {reviewer.strip()}")
+                # Rerun so the queue and the state above show the new decision; the
+                # confirmation survives the rerun in the session.
+                st.session_state[flash_key] = (
+                    f"Saved: {previous.value} → {decision} by {reviewer.strip()}"
+                )
+                st.rerun()
+        if flash_key in st.session_state:
+            st.success(st.session_state.pop(flash_key))
     history = reviews.history(reviews_path(), key)
     if not history.empty:
         st.caption("Decisions on this finding (oldest first)")

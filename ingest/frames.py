@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import pyarrow as pa
 
@@ -63,20 +63,43 @@ def _columns(schema: pa.Schema) -> dict[str, list[Any]]:
     return {name: [] for name in schema.names}
 
 
+class RawRow(Protocol):
+    """What a raw_hands row is made of (a loader candidate)."""
+
+    @property
+    def hand_id(self) -> str: ...
+    @property
+    def sha256(self) -> str: ...
+    @property
+    def file(self) -> str: ...
+    @property
+    def first_line(self) -> int: ...
+    @property
+    def end_offset(self) -> int: ...
+    @property
+    def raw_text(self) -> str: ...
+
+
+def raw_table(rows: Sequence[RawRow]) -> pa.Table:
+    """The raw_hands rows of ``rows``."""
+    return pa.table({
+        "hand_id": [r.hand_id for r in rows],
+        "sha256": [r.sha256 for r in rows],
+        "source_file": [r.file for r in rows],
+        "first_line": [r.first_line for r in rows],
+        "end_offset": [r.end_offset for r in rows],
+        "form": ["jsonl" if is_jsonl(r.file) else "text" for r in rows],
+        "raw_text": [r.raw_text for r in rows],
+    }, schema=RAW_HANDS)
+
+
 def hand_tables(hands: Sequence[ParsedHand]) -> dict[str, pa.Table]:
-    """The raw_hands, stg_hands, stg_seats and stg_actions rows of ``hands``."""
-    raw, head, seats, acts = (
-        _columns(RAW_HANDS), _columns(STG_HANDS), _columns(STG_SEATS), _columns(STG_ACTIONS)
-    )
+    """The stg_hands, stg_seats and stg_actions rows of ``hands`` (read by the reference
+    parser or from JSONL)."""
+    head, seats, acts = _columns(STG_HANDS), _columns(STG_SEATS), _columns(STG_ACTIONS)
     for item in hands:
         r = item.record
         hid = r.hand_id
-        for name, value in (
-            ("hand_id", hid), ("sha256", item.sha256), ("source_file", item.file),
-            ("first_line", item.first_line), ("end_offset", item.end_offset),
-            ("form", "jsonl" if is_jsonl(item.file) else "text"), ("raw_text", item.raw_text),
-        ):
-            raw[name].append(value)
         offset = r.time.utcoffset()
         values = r.__dict__
         for name in STG_HANDS.names:
@@ -96,7 +119,6 @@ def hand_tables(hands: Sequence[ParsedHand]) -> dict[str, pa.Table]:
             seats["stack"].append(s.stack)
         _add_actions(acts, hid, r.actions)
     return {
-        "raw_hands": pa.table(raw, schema=RAW_HANDS),
         "stg_hands": pa.table(head, schema=STG_HANDS),
         "stg_seats": pa.table(seats, schema=STG_SEATS),
         "stg_actions": pa.table(acts, schema=STG_ACTIONS),

@@ -20,10 +20,12 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
+from ingest.batches import Candidate, ReadBatch, fast_tables, read_batches
 from ingest.errors import ErrorKind
-from ingest.frames import StoredVersion, hand_tables, quarantine_table
+from ingest.fastpath import FastBatch
+from ingest.frames import StoredVersion, hand_tables, quarantine_table, raw_table
 from ingest.paths import expand_paths
-from ingest.reader import HandReader, ParsedHand, QuarantineItem, ReadItem
+from ingest.reader import HandReader, QuarantineItem
 from schemas.store import apply_ddl, connect, transaction
 
 __all__ = ["IngestSummary", "Progress", "ingest_paths", "load_items"]
@@ -82,16 +84,17 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table, verb: st
         con.unregister("_ingest_batch")
 
 
-class _Batch:
-    """Items read but not yet written, and the files they finished."""
+class _Pending:
+    """Batches read but not yet written, and the files they finished."""
 
     def __init__(self) -> None:
-        self.hands: list[ParsedHand] = []
-        self.problems: list[QuarantineItem] = []
+        self.batches: list[ReadBatch] = []
         self.files: list[_FileDone] = []
+        self.size = 0
 
-    def __len__(self) -> int:
-        return len(self.hands) + len(self.problems)
+    def add(self, batch: ReadBatch) -> None:
+        self.batches.append(batch)
+        self.size += len(batch)
 
 
 def _stored_versions(con: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, StoredVersion]:
@@ -114,44 +117,61 @@ def _stored_text(con: duckdb.DuckDBPyConnection, hand_id: str) -> str:
     return str(rows[0][0]) if rows else ""
 
 
-def _flush(con: duckdb.DuckDBPyConnection, batch: _Batch, summary: IngestSummary) -> None:
-    """Classify the batch's hands and write everything in one transaction."""
-    kept = _stored_versions(con, list({h.record.hand_id for h in batch.hands}))
-    new: list[ParsedHand] = []
+def _staging(new: list[Candidate]) -> dict[str, pa.Table]:
+    """The staging rows of the new hands, from the fast path's frames and from records."""
+    parts: dict[str, list[pa.Table]] = {"stg_hands": [], "stg_seats": [], "stg_actions": []}
+    by_batch: dict[int, tuple[FastBatch, list[Candidate]]] = {}
+    for c in new:
+        if c.fast is not None:
+            by_batch.setdefault(id(c.fast), (c.fast, []))[1].append(c)
+    tables = [fast_tables(fast, chosen) for fast, chosen in by_batch.values()]
+    tables.append(hand_tables([c.parsed for c in new if c.parsed is not None]))
+    for table in tables:
+        for name, data in table.items():
+            parts[name].append(data)
+    return {name: pa.concat_tables(data) for name, data in parts.items()}
+
+
+def _flush(con: duckdb.DuckDBPyConnection, pending: _Pending, summary: IngestSummary) -> None:
+    """Classify the pending hands and write everything in one transaction."""
+    candidates = [c for b in pending.batches for c in b.candidates]
+    problems = [p for b in pending.batches for p in b.problems]
+    kept = _stored_versions(con, list({c.hand_id for c in candidates}))
+    new: list[Candidate] = []
     conflicts: list[QuarantineItem] = []
     others: list[StoredVersion | None] = []
     duplicates = 0
-    for hand in batch.hands:
-        hid = hand.record.hand_id
-        version = kept.get(hid)
+    for hand in candidates:
+        version = kept.get(hand.hand_id)
         if version is None:
-            kept[hid] = StoredVersion(hand.sha256, hand.file, hand.first_line, hand.raw_text)
+            kept[hand.hand_id] = StoredVersion(hand.sha256, hand.file, hand.first_line,
+                                               hand.raw_text)
             new.append(hand)
         elif version.sha256 == hand.sha256:
             duplicates += 1
         else:
             if not version.raw_text:
-                version = kept[hid] = StoredVersion(version.sha256, version.file, version.line,
-                                                    _stored_text(con, hid))
+                version = kept[hand.hand_id] = StoredVersion(
+                    version.sha256, version.file, version.line, _stored_text(con, hand.hand_id))
             conflicts.append(_conflict(hand, version))
             others.append(version)
-    quarantine = quarantine_table(
-        [*batch.problems, *conflicts], [*([None] * len(batch.problems)), *others]
-    )
+    quarantine = quarantine_table([*problems, *conflicts], [*([None] * len(problems)), *others])
+    staging = _staging(new)
     with transaction(con):
         before = _count(con, "quarantine")
-        for table, data in hand_tables(new).items():
-            _insert(con, table, data, stamp=table == "raw_hands")
+        _insert(con, "raw_hands", raw_table(new))
+        for table, data in staging.items():
+            _insert(con, table, data, stamp=False)
         _insert(con, "quarantine", quarantine, verb="INSERT OR IGNORE")
         added = _count(con, "quarantine") - before
-        for done in batch.files:
+        for done in pending.files:
             con.execute(
                 "INSERT OR REPLACE INTO raw_files VALUES (?, ?, ?, ?, ?, ?, current_timestamp)",
                 [done.path, done.size, done.hands_read, done.quarantined, done.resume_offset,
                  done.resume_line],
             )
     summary.stored += len(new)
-    summary.stored_ids += [h.record.hand_id for h in new]
+    summary.stored_ids += [h.hand_id for h in new]
     summary.duplicates += duplicates
     summary.conflicts += len(conflicts)
     summary.quarantine_added += added
@@ -169,13 +189,13 @@ def _count(con: duckdb.DuckDBPyConnection, table: str) -> int:
     return int(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
 
 
-def _conflict(hand: ParsedHand, kept: StoredVersion) -> QuarantineItem:
+def _conflict(hand: Candidate, kept: StoredVersion) -> QuarantineItem:
     error = (
-        f"line {hand.first_line}: hand {hand.record.hand_id} conflicts with the version "
+        f"line {hand.first_line}: hand {hand.hand_id} conflicts with the version "
         f"stored from {kept.file} line {kept.line} (same id, different text; "
         f"sha256 {hand.sha256[:12]} vs {kept.sha256[:12]})"
     )
-    return QuarantineItem(hand.file, hand.first_line, hand.record.hand_id, ErrorKind.CONFLICT,
+    return QuarantineItem(hand.file, hand.first_line, hand.hand_id, ErrorKind.CONFLICT,
                           error, hand.raw_text, hand.first_line, hand.sha256, hand.end_offset)
 
 
@@ -190,32 +210,31 @@ def load_items(
 ) -> IngestSummary:
     """Read every reader to its end and load what it yields (see the module docstring)."""
     summary = summary if summary is not None else IngestSummary()
-    batch = _Batch()
+    pending = _Pending()
     for reader in readers:
         read = quarantined = 0
-        item: ReadItem
-        for item in reader:
-            if isinstance(item, ParsedHand):
-                batch.hands.append(item)
-                read += 1
-            else:
-                batch.problems.append(item)
-                summary.problems.append(item)
-                quarantined += 1
-                read += item.kind not in (ErrorKind.EMPTY_FILE, ErrorKind.UNREADABLE_FILE)
-            if len(batch) >= batch_size:
-                _flush(con, batch, summary)
-                batch = _Batch()
+        for batch in read_batches(reader, batch_size):
+            file_problems = [p for p in batch.problems if p.kind in _FILE_KINDS]
+            read += len(batch) - len(file_problems)
+            quarantined += len(batch.problems)
+            summary.problems += batch.problems
+            pending.add(batch)
+            if pending.size >= batch_size:
+                _flush(con, pending, summary)
+                pending = _Pending()
                 _report(progress, summary, files_total, reader.file, read)
         summary.files += 1
         summary.hands_read += read
         summary.quarantined += quarantined
         size = reader.path.stat().st_size if reader.path.is_file() else None
-        batch.files.append(_FileDone(reader.file, size, read, quarantined,
-                                     reader.resume_offset, reader.resume_line))
+        pending.files.append(_FileDone(reader.file, size, read, quarantined,
+                                       reader.resume_offset, reader.resume_line))
         _report(progress, summary, files_total, reader.file, 0)
-    _flush(con, batch, summary)
+    _flush(con, pending, summary)
     return summary
+
+
+_FILE_KINDS = (ErrorKind.EMPTY_FILE, ErrorKind.UNREADABLE_FILE)
 
 
 def _report(progress: Callable[[Progress], None] | None, summary: IngestSummary, total: int,

@@ -31,7 +31,10 @@ from ingest.errors import ErrorKind, HandParseError
 from ingest.parser import parse_hand
 from schemas.records import HandRecord
 
-__all__ = ["HandReader", "ParsedHand", "QuarantineItem", "ReadItem", "is_jsonl", "read_path"]
+__all__ = [
+    "HandReader", "ParsedHand", "QuarantineItem", "RawHand", "ReadItem", "is_jsonl", "parse_raw",
+    "read_path",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +67,21 @@ class QuarantineItem:
 
 
 ReadItem = ParsedHand | QuarantineItem
+
+
+@dataclass(frozen=True, slots=True)
+class RawHand:
+    """One hand's text (``\\n`` line ends) and where it is, before parsing."""
+
+    text: str
+    sha256: str
+    file: str
+    chunk: Chunk
+
+    @property
+    def first_line(self) -> int:
+        """The file line of the hand's first line."""
+        return self.chunk.first_line
 
 
 def sha256_text(text: str) -> str:
@@ -112,12 +130,20 @@ class HandReader:
         self.resume_line = start_line
 
     def __iter__(self) -> Iterator[ReadItem]:
+        for item in self.items(raw=False):
+            assert not isinstance(item, RawHand)
+            yield item
+
+    def items(self, *, raw: bool) -> Iterator[RawHand | ReadItem]:
+        """Every hand of the file; with ``raw``, text hands come unparsed (JSONL ones never)."""
         try:
             with _open(self.path) as stream:
                 if self.start_offset:
                     stream.seek(self.start_offset)
                 if is_jsonl(self.path):
                     yield from self._jsonl(stream)
+                elif raw:
+                    yield from self.iter_raw(stream)
                 else:
                     yield from self.iter_text(stream)
         except (OSError, EOFError, gzip.BadGzipFile) as exc:
@@ -128,19 +154,24 @@ class HandReader:
 
     def iter_text(self, stream: BinaryIO) -> Iterator[ReadItem]:
         """Read the text form from ``stream`` (positioned at ``start_offset``)."""
+        for item in self.iter_raw(stream):
+            yield item if isinstance(item, QuarantineItem) else parse_raw(item)
+
+    def iter_raw(self, stream: BinaryIO) -> Iterator[RawHand | QuarantineItem]:
+        """The text form's hands, decoded and hashed but not parsed yet."""
         seen = False
         for chunk in iter_chunks(stream, start_offset=self.start_offset,
                                  start_line=self.start_line):
             if self.complete_only and not chunk.terminated:
                 break
             seen = True
-            yield self._text_hand(chunk)
+            yield self._raw_hand(chunk)
             self.resume_offset = chunk.end_offset
             self.resume_line = chunk.first_line + chunk.data.count(b"\n") + 1
         if not seen and not self.start_offset:
             yield self._file_problem(ErrorKind.EMPTY_FILE, "file holds no hand")
 
-    def _text_hand(self, chunk: Chunk) -> ReadItem:
+    def _raw_hand(self, chunk: Chunk) -> RawHand | QuarantineItem:
         try:
             text = chunk.data.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -148,16 +179,7 @@ class HandReader:
         # The hash is of the text with \n line ends, so a CRLF copy is a duplicate.
         if "\r" in text:
             text = text.replace("\r\n", "\n")
-        digest = sha256_text(text)
-        try:
-            record = parse_hand(text, first_line=chunk.first_line)
-        except HandParseError as exc:
-            kind, error = exc.kind, str(exc)
-            if _cut_at_end(chunk, exc):
-                kind, error = ErrorKind.TRUNCATED, f"{error}; the file ends inside this hand"
-            return QuarantineItem(self.file, chunk.first_line, hand_id_in(text), kind, error,
-                                  text, exc.line, digest, chunk.end_offset)
-        return ParsedHand(record, text, digest, self.file, chunk.first_line, chunk.end_offset)
+        return RawHand(text, sha256_text(text), self.file, chunk)
 
     def _not_utf8(self, chunk: Chunk, exc: UnicodeDecodeError) -> QuarantineItem:
         line = chunk.first_line + chunk.data.count(b"\n", 0, exc.start)
@@ -202,6 +224,20 @@ class HandReader:
             return QuarantineItem(self.file, line, _json_hand_id(text), kind, error, text, line,
                                   digest, end)
         return ParsedHand(record, text, digest, self.file, line, end)
+
+
+def parse_raw(raw: RawHand) -> ParsedHand | QuarantineItem:
+    """Parse one hand's text with the reference parser."""
+    chunk = raw.chunk
+    try:
+        record = parse_hand(raw.text, first_line=chunk.first_line)
+    except HandParseError as exc:
+        kind, error = exc.kind, str(exc)
+        if _cut_at_end(chunk, exc):
+            kind, error = ErrorKind.TRUNCATED, f"{error}; the file ends inside this hand"
+        return QuarantineItem(raw.file, chunk.first_line, hand_id_in(raw.text), kind, error,
+                              raw.text, exc.line, raw.sha256, chunk.end_offset)
+    return ParsedHand(record, raw.text, raw.sha256, raw.file, chunk.first_line, chunk.end_offset)
 
 
 def _cut_at_end(chunk: Chunk, exc: HandParseError) -> bool:

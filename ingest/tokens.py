@@ -13,14 +13,17 @@ from ingest.errors import ErrorKind, HandParseError
 from schemas.records import CARD_CODES
 
 _CARDS = frozenset(CARD_CODES)
-_AMOUNT = re.compile(r"(\d+)(?:\.(\d{1,2}))?")
-AMOUNT_EXPECTED = "a non-negative amount with at most two decimals, e.g. 10 or 2.50"
+#: At most 13 digits before the point, so every amount fits a BIGINT of cents.
+_AMOUNT = re.compile(r"(\d{1,13})(?:\.(\d{1,2}))?")
+AMOUNT_EXPECTED = (
+    "a non-negative amount with at most two decimals (and 13 digits), e.g. 10 or 2.50"
+)
 CARD_EXPECTED = "a card: rank 2-9TJQKA + suit cdhs, Jk or ??"
 
 
 def parse_amount(text: str, line: int) -> int:
     """Parse ``10`` / ``2.5`` / ``2.50`` into integer cents."""
-    if text.isdigit() and text.isascii():
+    if text.isdigit() and text.isascii() and len(text) <= 13:
         return int(text) * 100
     match = _AMOUNT.fullmatch(text) if text.isascii() else None
     if match is None:

@@ -24,6 +24,8 @@ def _register_all() -> None:
     __import__("dashboards.cli").cli.register(app)
     __import__("openers.nightly.cli").nightly.cli.register(app)
     __import__("openers.report.cli").report.cli.register(app)
+    __import__("openers.demo").demo.register(app)
+    __import__("openers.generator.cli").generator.cli.register(app)
     pass
 
 

@@ -87,6 +87,11 @@ class Replay(LineEffects):
         self._ptr = 0
         self._full_acted: set[int] = set()
         self._no_reraise: set[int] = set()
+        self._seat_list = list(self.seats.values())
+        self._contenders = 0
+        self._dirty = True
+        self._totals: dict[int, int] = {}
+        self._stakes: dict[int, int] = {}
         self._run()
         self.pot_total = record.carried + self.penalties + sum(
             s.total for s in self.seats.values()
@@ -147,8 +152,9 @@ class Replay(LineEffects):
         self._multi = 0
         self._full_acted = set()
         self._no_reraise = set()
-        for s in self.seats.values():
+        for s in self._seat_list:
             s.stake = 0
+        self._dirty = True
         if street is Street.BEFORE_DRAW:
             # Before the pot opens an all-in-for-the-ante seat may still declare.
             self._pending = {n for n in self.order if self.seats[n].in_hand}
@@ -160,7 +166,10 @@ class Replay(LineEffects):
             self._ptr = self._after_draw_first()
 
     def _after_draw_first(self) -> int:
-        start = self.opener if self.opener is not None else self.order[0]
+        # A dead (false) opener with no declarer still fixes where the action starts.
+        start = self.opener if self.opener is not None else self.original_opener
+        if start is None:
+            start = self.order[0]
         numbers = self.order
         i = numbers.index(start) if start in numbers else 0
         for k in range(len(numbers)):
@@ -171,12 +180,18 @@ class Replay(LineEffects):
 
     def _draw_begins(self, index: int) -> None:
         self.draw_index = index
-        if self.pot_open:
-            self.unmatched_at_draw = tuple(
-                UnmatchedStake(n, s.stake, self._bet)
-                for n in self.order
-                if (s := self.seats[n]).can_bet and s.stake < self._bet
-            )
+        if not self.pot_open:
+            return
+        # The current bet, unless no seat still in the hand reached it (a dead false
+        # opener's raise); a full unit behind an opener all-in for the antes (R-DH 12).
+        target = min(self._bet, max((s.stake for s in self._seat_list if s.in_hand), default=0))
+        if self.opened_all_in:
+            target = max(target, self.unit_before)
+        self.unmatched_at_draw = tuple(
+            UnmatchedStake(n, s.stake, target)
+            for n in self.order
+            if (s := self.seats[n]).can_bet and s.stake < target
+        )
 
     def _turn(self) -> int | None:
         """The next seat clockwise from the pointer (inclusive) that still has to act."""
@@ -194,52 +209,45 @@ class Replay(LineEffects):
         numbers = self.order
         return numbers[(numbers.index(seat) + 1) % len(numbers)]
 
-    def _contenders(self) -> int:
-        return sum(1 for s in self.seats.values() if s.can_bet)
-
     def _apply(self, a: Action) -> None:
         seat = self.seats.get(a.seat) if a.seat is not None else None
         street = self._street
         betting = street is not None and a.verb in _TURN and a.actor is Actor.SEAT
-        turn = self._turn() if betting else None
+        if betting:
+            turn = self._turn()
+            self._contenders = sum(1 for s in self._seat_list if s.can_bet)
+        else:
+            turn = None
         in_turn = betting and seat is not None and turn == seat.seat
         unit = self.unit_after if (street is Street.AFTER_DRAW or self.draw_index is not None) \
             else self.unit_before
-        before = Step(
-            index=a.index,
-            action=a,
-            street=street,
-            turn=turn,
-            in_turn=in_turn,
-            in_hand=seat is not None and seat.in_hand,
-            all_in=seat is not None and seat.all_in,
-            current_bet=self._bet,
-            stake=seat.stake if seat is not None else 0,
-            level=self._level,
-            multi_level=self._multi,
-            contenders=self._contenders(),
-            may_raise=seat is not None and seat.seat not in self._no_reraise,
-            pot_open=self.pot_open,
-            opener=self.opener,
-            unit=unit,
-            chips=0,
-            level_after=0,
-            bet_after=0,
-            totals={n: s.total for n, s in self.seats.items()},
-            stakes={n: s.stake for n, s in self.seats.items()},
-        )
-        chips = self._effect(a, seat, before)
-        # The step is frozen for rules; only the replay fills in what the line did.
-        object.__setattr__(before, "chips", chips)
-        object.__setattr__(before, "level_after", self._level)
-        object.__setattr__(before, "bet_after", self._bet)
-        self.steps.append(before)
+        if self._dirty:
+            # Snapshots are rebuilt only when chips moved: most lines move none.
+            self._totals = {s.seat: s.total for s in self._seat_list}
+            self._stakes = {s.seat: s.stake for s in self._seat_list}
+            self._dirty = False
+        if seat is None:
+            step = Step(a.index, a, street, turn, False, False, False, self._bet, 0,
+                        self._level, self._multi, self._contenders, False, self.pot_open,
+                        self.opener, unit, 0, 0, 0, self._totals, self._stakes)
+        else:
+            step = Step(a.index, a, street, turn, in_turn, seat.in_hand, seat.all_in, self._bet,
+                        seat.stake, self._level, self._multi, self._contenders,
+                        seat.seat not in self._no_reraise, self.pot_open, self.opener, unit, 0,
+                        0, 0, self._totals, self._stakes)
+        chips = self._effect(a, seat, step)
+        if chips:
+            step.chips = chips
+            self._dirty = True
+        step.level_after = self._level
+        step.bet_after = self._bet
+        self.steps.append(step)
         if betting and seat is not None:
             if in_turn:
                 self._ptr = self._next_seat(seat.seat)
             self._pending.discard(seat.seat)
             self._full_acted.add(seat.seat)
-            if sum(1 for s in self.seats.values() if s.in_hand) < 2:
+            if a.verb is Verb.FOLDS and sum(1 for s in self._seat_list if s.in_hand) < 2:
                 self._pending = set()
 
     # ------------------------------------------------------------------ effects
@@ -323,7 +331,7 @@ class Replay(LineEffects):
         self._full_acted = set()
         self._no_reraise = set()
         self._pending = {n for n in self.order if self.seats[n].can_bet} - {seat}
-        if self._contenders() >= 3:
+        if sum(1 for s in self._seat_list if s.can_bet) >= 3:
             self._multi = max(self._multi, self._level)
 
     @property

@@ -91,12 +91,14 @@ class SeatState:
         return (*kept, *self.drawn, *self.fifth)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Step:
     """The state just before line ``index`` was applied, and what that line put in.
 
+    Read-only for rules (not frozen only because freezing costs a third of the replay).
     Betting fields describe the round in progress when ``street`` is set; outside a
-    betting round they hold the last round's values.
+    betting round they hold the last round's values. ``totals`` and ``stakes`` are
+    shared between consecutive steps while no chips move: never mutate them.
     """
 
     index: int

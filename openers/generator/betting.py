@@ -64,6 +64,8 @@ class Round:
 
     # -- helpers -------------------------------------------------------------------
     def _needs(self, s: SeatState) -> bool:
+        if self.before and self.st.opener is None and s.in_hand and not s.acted:
+            return True  # before the open, a seat all-in for its ante may still declare
         return s.can_act and (not s.acted or s.round_bet < self.current)
 
     def _multihanded(self) -> bool:
@@ -100,10 +102,11 @@ class Round:
             show_openers(self.st, s, self.section)
 
     def bet(self, s: SeatState, amount: int, verb: Verb) -> None:
-        all_in = _put(self.st, s, amount)
+        all_in = _put(self.st, s, amount) or s.all_in
         self._add(s, verb, amount, all_in=all_in)
-        self.current = s.round_bet
-        self.count += amount // self.unit if verb is Verb.OPENS else 1
+        # "opens 0 and is all-in": the current bet is still one full unit.
+        self.current = max(s.round_bet, self.unit)
+        self.count += max(amount // self.unit, 1) if verb is Verb.OPENS else 1
         self._after_raise()
 
     def call(self, s: SeatState) -> None:
@@ -142,7 +145,6 @@ class Round:
                 return
             self._act(s)
             s.acted = True
-        self._return_uncalled()
 
     def _skip_closing_call(self, s: SeatState, pending: list[SeatState]) -> bool:
         f = self.st.forces
@@ -154,24 +156,6 @@ class Round:
             self.ended_early = True
             return True
         return False
-
-    def _return_uncalled(self) -> None:
-        st = self.st
-        if len(st.live()) < 2:
-            return
-        top = max(s.round_bet for s in st.seats)
-        holders = [s for s in st.seats if s.round_bet == top]
-        if len(holders) != 1 or not holders[0].in_hand:
-            return
-        second = max(s.round_bet for s in st.seats if s is not holders[0])
-        excess = top - second
-        if excess > 0:
-            h = holders[0]
-            h.stack += excess
-            h.total -= excess
-            h.round_bet -= excess
-            h.all_in = False
-            st.draft.add(self.section, Actor.DEALER, Verb.RETURNS, h.seat, amount=excess)
 
     def _act(self, s: SeatState) -> None:
         if self.before and self.st.opener is None:
@@ -185,6 +169,15 @@ class Round:
         st, f, rng = self.st, self.st.forces, self.rng
         shape = read_shape(tuple(s.hand))
         openers = has_openers(st, s)
+        if s.all_in:  # all-in for the ante: declare with "opens 0", or pass
+            blocked = f.no_open or f.false_opener
+            if openers and not blocked and (f.all_in_opener or strategy.wants_open(
+                    rng, s.player.style, shape)):
+                st.events.add("all_in_open")
+                self._open(s, 0)
+            else:
+                self.check(s)
+            return
         if f.false_opener and not openers and st.false_opener is None and s.stack >= self.unit:
             st.false_opener = s.seat
             st.events.add("false_opener")
@@ -194,7 +187,8 @@ class Round:
             st.events.add("fold_before_open")
             self.fold(s)
             return
-        blocked = f.no_open or (f.false_opener and st.false_opener is None)
+        blocked = f.no_open or (f.false_opener and st.false_opener is None) or (
+            f.all_in_opener and "all_in_open" not in st.events)
         if openers and not blocked and s.stack >= 2 * self.unit and strategy.wants_open(
                 rng, s.player.style, shape):
             self._open(s, strategy.open_size(rng, s.player.style, shape))
@@ -262,6 +256,8 @@ class Round:
             return
         if not self.before and f.short_call and self._short_call(s):
             return
+        if f.all_in_opener and self.before and self._short_all_in_call(s):
+            return
         self._decide_facing(s)
 
     def _decide_facing(self, s: SeatState) -> None:
@@ -320,5 +316,20 @@ class Round:
         self._add(s, Verb.CALLS, chips)
         self.no_more_raises = True
         st.events.add("short_call")
+        st.short_caller = s.seat
+        return True
+
+    def _short_all_in_call(self, s: SeatState) -> bool:
+        """Forced B107: the first caller of an all-in opener puts in half a unit."""
+        st = self.st
+        if ("all_in_open" not in st.events or "short_all_in_call" in st.events
+                or s.round_bet or s.stack <= self.unit or self.count != 1):
+            return False
+        chips = self.unit // 2
+        s.stack -= chips
+        s.total += chips
+        s.round_bet = self.current  # the table let it stand as a call
+        self._add(s, Verb.CALLS, chips)
+        st.events.add("short_all_in_call")
         st.short_caller = s.seat
         return True

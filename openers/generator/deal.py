@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from audit.evaluator import evaluate
+from audit.openers_test import is_openers
 from audit.profiles import Profile
 from openers.generator import drawing
 from openers.generator.betting import Round, show_openers
@@ -23,6 +25,34 @@ def _header(table: TableSettings, setup: DealSetup) -> Header:
         jackpot=setup.jackpot, openers=setup.openers, carried=setup.carried,
         seats=[(n, p.player_id, p.stack) for n, p in sorted(setup.seats.items())],
     )
+
+
+def _dealt_ahead(st: DealState) -> dict[int, tuple[str, ...]]:
+    """The five cards each seat is about to be dealt (the deck is already shuffled)."""
+    order = st.clockwise_from(st.setup.button)
+    n = len(order)
+    return {s.seat: tuple(st.deck[k * n + i] for k in range(5)) for i, s in enumerate(order)}
+
+
+def _short_stack(st: DealState, seat: int, stack: int) -> None:
+    """A seat whose chips ran low: the header shows the short stack."""
+    st.by_seat(seat).stack = stack
+    st.draft.header.seats = [(n, p, stack if n == seat else st_) for n, p, st_ in
+                             st.draft.header.seats]
+
+
+def _rig_stacks(st: DealState) -> None:
+    """Forced all-in situations (B107, P403): short stacks where the cards make them matter."""
+    ahead = _dealt_ahead(st)
+    ante = st.setup.ante
+    if st.forces.all_in_opener and ante > 0:
+        for seat, cards in ahead.items():
+            if is_openers(cards, st.setup.openers, bobtail=st.profile.bobtail):
+                _short_stack(st, seat, ante)
+                return
+    if st.forces.short_stack_best:
+        best = max(ahead, key=lambda seat: evaluate(ahead[seat]))
+        _short_stack(st, best, ante + st.table.small)
 
 
 def _antes(st: DealState) -> None:
@@ -77,6 +107,8 @@ def play_deal(table: TableSettings, profile: Profile, setup: DealSetup, forces: 
     rng.shuffle(deck)
     seats = [SeatState(n, p, p.stack) for n, p in sorted(setup.seats.items())]
     st = DealState(table, profile, setup, forces, Draft(_header(table, setup)), seats, deck)
+    if forces.all_in_opener or forces.short_stack_best:
+        _rig_stacks(st)
     _antes(st)
     drawing.deal(st, rng)
     first = st.clockwise_from(setup.button)[0].seat

@@ -94,7 +94,8 @@ def draw(st: DealState, rng: random.Random) -> None:
         if s.seat == at_once:
             keep = []
         discards = [c for c in s.hand if c not in keep]
-        while len(discards) + (1 if len(discards) == 5 else 0) > st.cards_left():
+        # A short stub: draw fewer rather than reshuffle (a card must never appear twice).
+        while _needed(discards, s.seat == at_once) > st.cards_left() - 2 * len(fifth):
             keep.append(discards.pop())
         if splits:
             draft.add(Section.DRAW, Actor.SEAT, Verb.SPLITS_OPENERS, s.seat)
@@ -102,7 +103,7 @@ def draw(st: DealState, rng: random.Random) -> None:
             draft.add(Section.DRAW, Actor.SEAT, Verb.STANDS_PAT, s.seat)
             continue
         now = len(discards) if (len(discards) < 5 or s.seat == at_once) else 4
-        drawn = _serve(st, s, rng, now, give=s.seat == give_exposed)
+        drawn = _serve(st, s, rng, now, give=s.seat == give_exposed, reserved=2 * len(fifth))
         if s.seat == short:
             st.deck_pos -= 1
             drawn = drawn[:-1]
@@ -127,10 +128,17 @@ def draw(st: DealState, rng: random.Random) -> None:
         draft.add(Section.DRAW, Actor.SEAT, Verb.DRAWS_FIFTH, s.seat, cards=(card,))
 
 
-def _serve(st: DealState, s: SeatState, rng: random.Random, count: int, give: bool) -> list[str]:
+def _needed(discards: list[str], at_once: bool) -> int:
+    """Cards a draw uses: a five-card draw also holds back the fifth card and its burn."""
+    return 6 if len(discards) == 5 and not at_once else len(discards)
+
+
+def _serve(st: DealState, s: SeatState, rng: random.Random, count: int, give: bool,
+           reserved: int) -> list[str]:
     """Cards for one seat's draw, exposing one now and then (set aside unless ``give``)."""
     drawn: list[str] = []
-    expose = give or (st.cards_left() > count and rng.random() < EXPOSE_RATE)
+    spare = st.cards_left() - reserved - count - (2 if count == 4 else 0)
+    expose = give or (spare > 0 and rng.random() < EXPOSE_RATE)
     if expose:
         card = st.take()
         st.draft.add(Section.DRAW, Actor.DEALER, Verb.EXPOSES, s.seat, cards=(card,))

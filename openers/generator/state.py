@@ -55,6 +55,10 @@ class Forces:
     """
 
     no_open: bool = False
+    #: A seat with openers is left all-in for the ante; it opens 0, a caller calls short.
+    all_in_opener: bool = False
+    #: The seat dealt the best hand has only the ante and one small bet (side pots, P403).
+    short_stack_best: bool = False
     skip_ante_seat: bool = False
     over_cap: bool = False
     wrong_bet_size: bool = False

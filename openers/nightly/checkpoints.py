@@ -31,9 +31,8 @@ CHECKPOINTS: tuple[str, ...] = (
     "ingest-batch",    # a batch of hands committed (passed once per batch)
     "file-loaded",     # a file fully loaded, its offset not yet recorded
     "file-recorded",   # the file's offset recorded
-    "tables-queued",   # tables to re-sequence written down
-    "hands-audited",   # every unaudited hand audited
-    "table-sequenced", # one table's deal sequence re-audited (once per table)
+    "hands-queued",    # the hands to (re)audit written down
+    "hands-audited",   # the queued hands audited, the queue not yet cleared
     "finalized",       # the run closed and its work claimed
     "report-written",  # the report folder written
 )  # fmt: skip

@@ -18,6 +18,7 @@ is no place to start); a ``.gz`` that changed is read again in full.
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -157,17 +158,55 @@ def plan_files(
         if previous is not None and compressed and (size, sha) == (previous[0], previous[2]):
             action = FileAction.SKIP
         elif previous is not None and prefix_sha == previous[2]:
-            action = FileAction.SKIP if size == previous[0] else FileAction.GROWN
+            unchanged = size == previous[0] or _blank_tail(path, previous[0], size)
+            action = FileAction.SKIP if unchanged else FileAction.GROWN
             start, start_line = previous[0], previous[1]
         elif (size, sha) in read_whole:
             action = FileAction.SKIP  # the same content was read under another path
         else:
             action = FileAction.CHANGED if previous is not None else FileAction.NEW
         settled = clock - _mtime(path) >= settle_seconds
+        if action in (FileAction.NEW, FileAction.CHANGED) and not settled and not compressed \
+                and not _has_complete_hand(path):
+            action = FileAction.SKIP  # its first hand is still being written: wait for it
         plans.append(
             FilePlan(path, action, start, start_line, size, sha, complete_only=not settled)
         )
     return plans
+
+
+#: A tail longer than this is never only blank lines: it is read (and may hold nothing).
+_BLANK_TAIL_MAX = 1 << 16
+
+
+def _blank_tail(path: Path, offset: int, size: int) -> bool:
+    """Whether the bytes after what was read are only the blank lines that ended it."""
+    if size - offset > _BLANK_TAIL_MAX:
+        return False
+    try:
+        with path.open("rb") as handle:
+            handle.seek(offset)
+            return not handle.read(size - offset).strip()
+    except OSError as exc:
+        raise InboxError(f"inbox file {path} cannot be read: {exc.strerror or exc}") from exc
+
+
+_SEPARATOR = re.compile(rb"\S[^\n]*\n(?:[ \t\f\v]*\r?\n)+")
+
+
+def _has_complete_hand(path: Path) -> bool:
+    """Whether some text in the file is followed by a blank line (a hand is complete)."""
+    try:
+        with path.open("rb") as handle:
+            tail = b""
+            while block := handle.read(_CHUNK):
+                # Keep a little of the previous block: a separator may straddle two.
+                if _SEPARATOR.search(tail + block):
+                    return True
+                tail = block[-256:]
+    except OSError as exc:
+        raise InboxError(f"inbox file {path} cannot be read: {exc.strerror or exc}") from exc
+    return False
 
 
 def _mtime(path: Path) -> float:

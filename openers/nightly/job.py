@@ -22,7 +22,7 @@ store an uninterrupted run would have made.
 from __future__ import annotations
 
 import errno
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from pathlib import Path
@@ -30,10 +30,10 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from audit.profiles import ProfileError, load_profile
-from ingest.errors import ErrorKind
+from audit.profiles import Profile, ProfileError, load_profile
+from audit.store import audit_store
 from ingest.load import BATCH_SIZE, IngestSummary, Progress, load_items
-from ingest.reader import HandReader, ParsedHand, ReadItem
+from ingest.reader import HandReader
 from openers.nightly.checkpoints import checkpoint
 from openers.nightly.inbox import (
     FileAction,
@@ -114,26 +114,6 @@ class JobFailed(RuntimeError):
     """The job cannot go on; the message is the reason given to the scheduler."""
 
 
-class _TrackingReader(HandReader):
-    """A reader that remembers the ids of the hands it yields (to count duplicates)."""
-
-    def __init__(self, plan: FilePlan, seen: list[str]) -> None:
-        super().__init__(plan.path, start_offset=plan.start, start_line=plan.start_line,
-                         complete_only=plan.complete_only)
-        self._seen = seen
-        # A file still being written whose first hand is not finished yet holds no
-        # complete hand: that is not the "empty file" problem ingest reports.
-        self._wait_for_first_hand = plan.complete_only and plan.size > 0
-
-    def __iter__(self) -> Iterator[ReadItem]:
-        for item in super().__iter__():
-            if isinstance(item, ParsedHand):
-                self._seen.append(item.record.hand_id)
-            elif item.kind is ErrorKind.EMPTY_FILE and self._wait_for_first_hand:
-                continue
-            yield item
-
-
 def _reason(exc: BaseException) -> str:
     """A one-line reason for the scheduler, naming a full disk or a lock plainly."""
     if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
@@ -210,13 +190,12 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
     counts.files_skipped = sum(not p.pending for p in plans)
     log.info("inbox planned", files=counts.files_seen, new=counts.files_new,
              grown=counts.files_grown, skipped=counts.files_skipped)
-    read_ids: list[str] = []
-    summary = _ingest(con, [p for p in plans if p.pending], options, log, result.run_id,
-                      read_ids)
-    tables = _queue_tables(con, result.run_id)
-    checkpoint("tables-queued")
-    counts.tables_resequenced = _audit(con, profile, log, tables)
-    _finalize(con, result, summary, read_ids, options.fail_on)
+    read = [p for p in plans if p.pending]
+    summary = _ingest(con, read, options, log, result.run_id)
+    _queue_hands(con, result.run_id)
+    checkpoint("hands-queued")
+    counts.tables_resequenced = _audit(con, profile, log)
+    _finalize(con, result, summary, read, options.fail_on)
     checkpoint("finalized")
     log.info("run finished", run_id=result.run_id, status=result.status.value,
              hands=counts.hands, duplicates=counts.duplicates, quarantined=counts.quarantined,
@@ -227,7 +206,7 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
 
 
 def _ingest(con: duckdb.DuckDBPyConnection, plans: Sequence[FilePlan], options: NightlyOptions,
-            log: JobLog, run_id: int, read_ids: list[str]) -> IngestSummary:
+            log: JobLog, run_id: int) -> IngestSummary:
     """Load each pending file, then move its offset forward."""
     summary = IngestSummary()
     total = sum(p.size - p.start for p in plans)
@@ -237,7 +216,8 @@ def _ingest(con: duckdb.DuckDBPyConnection, plans: Sequence[FilePlan], options: 
             checkpoint("ingest-batch")
 
         for plan in plans:
-            reader = _TrackingReader(plan, read_ids)
+            reader = HandReader(plan.path, start_offset=plan.start, start_line=plan.start_line,
+                                complete_only=plan.complete_only)
             load_items(con, [reader], summary=summary, progress=on_batch,
                        files_total=len(plans), batch_size=options.batch_size)
             checkpoint("file-loaded")
@@ -251,28 +231,63 @@ def _ingest(con: duckdb.DuckDBPyConnection, plans: Sequence[FilePlan], options: 
     return summary
 
 
-def _queue_tables(con: duckdb.DuckDBPyConnection, run_id: int) -> list[str]:
-    """Write down the tables with unaudited hands; return every table still pending."""
-    con.execute(
-        """
-        INSERT OR IGNORE INTO ops_pending_tables (table_id, queued_by_run)
-        SELECT DISTINCT h.table_id, ? FROM hands h
-        WHERE NOT EXISTS (SELECT 1 FROM audit_hands a WHERE a.hand_id = h.hand_id)
-        """,
-        [run_id],
-    )
-    return [row[0] for row in
-            con.execute("SELECT table_id FROM ops_pending_tables ORDER BY table_id").fetchall()]
+#: The hands to audit: those not audited yet and the deal right after each of them at its
+#: table (its J findings compare it with the deal before it, which may be new). Ordered as
+#: the audit orders a table's deals: by time, then hand id.
+_QUEUE_SQL = """
+INSERT OR IGNORE INTO ops_pending_hands (hand_id, table_id, queued_by_run)
+WITH changed AS (
+    SELECT DISTINCT h.table_id FROM hands h
+    WHERE NOT EXISTS (SELECT 1 FROM audit_hands a WHERE a.hand_id = h.hand_id)
+), deals AS (
+    SELECT h.hand_id, h.table_id, a.hand_id IS NULL AS unaudited,
+           lag(a.hand_id IS NULL) OVER (
+               PARTITION BY h.table_id ORDER BY h.time, h.hand_id) AS after_unaudited
+    FROM hands h
+    JOIN changed USING (table_id)
+    LEFT JOIN audit_hands a ON a.hand_id = h.hand_id
+)
+SELECT hand_id, table_id, ? FROM deals WHERE unaudited OR coalesce(after_unaudited, false)
+"""
+
+
+def _queue_hands(con: duckdb.DuckDBPyConnection, run_id: int) -> None:
+    """Write down, before auditing anything, every hand this audit must (re)check."""
+    con.execute(_QUEUE_SQL, [run_id])
+
+
+def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog) -> int:
+    """Audit the queued hands, then clear the queue; returns how many tables they are at.
+
+    ``audit_store`` replaces a hand's audit rows, so hands audited by a killed run and
+    audited again now are not doubled.
+    """
+    pending = con.execute(
+        "SELECT hand_id, table_id FROM ops_pending_hands ORDER BY table_id, hand_id"
+    ).fetchall()
+    tables = len({table for _, table in pending})
+    if not pending:
+        return 0
+    hand_ids = [hand_id for hand_id, _ in pending]
+    with log.stage("audit", len(hand_ids)) as advance:
+        summary = audit_store(con, profile, hand_ids)
+        advance(len(hand_ids))
+    checkpoint("hands-audited")
+    with transaction(con):
+        con.execute("DELETE FROM ops_pending_hands")
+    log.info("audit done", hands=summary.hands, tables=tables, findings=summary.findings,
+             unverifiable=summary.unverifiable)
+    return tables
 
 
 def _finalize(con: duckdb.DuckDBPyConnection, result: NightlyResult, summary: IngestSummary,
-              read_ids: list[str], fail_on: FailOn) -> None:
+              read: Sequence[FilePlan], fail_on: FailOn) -> None:
     """Claim the run's work and close its row, in one transaction."""
     assert result.run_id is not None
     counts = result.counts
     with transaction(con):
         counts.hands, counts.quarantined, counts.findings = claim_new(con, result.run_id)
-        counts.duplicates = _duplicates(con, result.run_id, summary, read_ids)
+        counts.duplicates = _duplicates(con, result.run_id, summary, read)
         if fail_on.triggered(counts.findings):
             result.status, result.exit_code = RunStatus.FINDINGS, ExitCode.FINDINGS
         else:
@@ -282,33 +297,40 @@ def _finalize(con: duckdb.DuckDBPyConnection, result: NightlyResult, summary: In
 
 
 def _duplicates(con: duckdb.DuckDBPyConnection, run_id: int, summary: IngestSummary,
-                read_ids: list[str]) -> int:
-    """Hands read this run that were not new to the night.
+                read: Sequence[FilePlan]) -> int:
+    """Hands read this run that the store held before the night's work began.
 
-    A hand stored by a killed run and read again now is reported by ingest as a
-    duplicate; it is new work for this run (claimed by it), so it is not counted.
+    Ingest calls a hand already stored a duplicate, including one stored by a
+    killed run and read again now. That hand is new work for this run (the run
+    claims it), so it is taken out: of the hands read (stored + duplicates), those
+    claimed by this run and stored from the part of a file this run read were new.
     """
-    if not read_ids:
+    if not read:
         return 0
-    con.register("_nightly_read", pa.table({"hand_id": pa.array(read_ids, pa.string())}))
+    ranges = pa.table({
+        "source_file": pa.array([str(p.path) for p in read], pa.string()),
+        "start_line": pa.array([p.start_line for p in read], pa.int64()),
+    })
+    con.register("_nightly_read", ranges)
     try:
-        row = con.execute(
-            "SELECT count(DISTINCT r.hand_id) FROM _nightly_read r "
-            "JOIN ops_run_hands c ON c.hand_id = r.hand_id WHERE c.run_id = ?",
+        rows = con.execute(
+            "SELECT count(*) FROM ops_run_hands c "
+            "JOIN raw_hands h ON h.hand_id = c.hand_id "
+            "JOIN _nightly_read r ON r.source_file = h.source_file "
+            "AND h.first_line >= r.start_line WHERE c.run_id = ?",
             [run_id],
-        ).fetchone()
+        ).fetchall()
     finally:
         con.unregister("_nightly_read")
-    new_ids = int(row[0]) if row else 0
-    return len(read_ids) - summary.conflicts - new_ids
+    return summary.stored + summary.duplicates - int(rows[0][0])
 
 
 def _write_run_report(con: duckdb.DuckDBPyConnection, reports: Path, run_id: int,
                       log: JobLog) -> Path:
     """Write the run's report folder (``<reports>/<day>-run-<id>``) and remember it."""
-    row = con.execute("SELECT CAST(started_at AS DATE) FROM ops_runs WHERE run_id = ?",
-                      [run_id]).fetchone()
-    day = row[0].isoformat() if row else "run"
+    rows = con.execute("SELECT CAST(started_at AS DATE) FROM ops_runs WHERE run_id = ?",
+                       [run_id]).fetchall()
+    day = rows[0][0].isoformat() if rows else "run"
     folder = reports / f"{day}-run-{run_id:05d}"
     files = report_for_run(con, run_id, folder)
     set_report_dir(con, run_id, str(folder.resolve()))

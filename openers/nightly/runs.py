@@ -79,7 +79,7 @@ def start_run(
         [RunStatus.INTERRUPTED.value, "the job stopped before it finished",
          RunStatus.RUNNING.value],
     )
-    row = con.execute(
+    rows = con.execute(
         """
         INSERT INTO ops_runs (kind, started_at, inbox, profile, fail_on, status, pid, host)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -87,9 +87,8 @@ def start_run(
         """,
         [kind, datetime.now(UTC), json.dumps(list(inbox)), profile, fail_on,
          RunStatus.RUNNING.value, os.getpid(), socket.gethostname()],
-    ).fetchone()
-    assert row is not None
-    return int(row[0])
+    ).fetchall()
+    return int(rows[0][0])
 
 
 def claim_new(con: duckdb.DuckDBPyConnection, run_id: int) -> tuple[int, int, dict[Severity, int]]:
@@ -138,8 +137,9 @@ def claim_new(con: duckdb.DuckDBPyConnection, run_id: int) -> tuple[int, int, di
 
 
 def _count(cursor: duckdb.DuckDBPyConnection) -> int:
-    row = cursor.fetchone()
-    return int(row[0]) if row else 0
+    """The row count an INSERT reports (fetched to the end, as DuckDB requires)."""
+    rows = cursor.fetchall()
+    return int(rows[0][0]) if rows else 0
 
 
 def finish_run(

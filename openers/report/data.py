@@ -90,8 +90,8 @@ def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: Mapping[str, Any]) -
 
 
 def _one(con: duckdb.DuckDBPyConnection, sql: str, params: Mapping[str, Any]) -> Any:
-    row = con.execute(sql, dict(params)).fetchone()
-    return row[0] if row else None
+    rows = con.execute(sql, dict(params)).fetchall()
+    return rows[0][0] if rows else None
 
 
 def _breakdown(
@@ -187,7 +187,7 @@ def build_report(con: duckdb.DuckDBPyConnection, scope: Scope, *, title: str) ->
         hands_cte + f"SELECT count(DISTINCT h.source_file), count(DISTINCT h.table_id), "
         f"max({LOCAL_DAY_SQL}) FROM hands h JOIN sh USING (hand_id)",
         dict(params),
-    ).fetchone() or (0, 0, None)
+    ).fetchall()[0]
     unverifiable = _one(
         con, hands_cte + "SELECT count(*) FROM unverifiable u JOIN sh USING (hand_id)", params
     )
@@ -203,10 +203,12 @@ def build_report(con: duckdb.DuckDBPyConnection, scope: Scope, *, title: str) ->
     ]
     run_status, duplicates, run_files = None, 0, None
     if scope.run_id is not None:
-        run_status, duplicates, run_files = con.execute(
+        rows = con.execute(
             "SELECT status, duplicates, files_new + files_grown FROM runs WHERE run_id = ?",
             [scope.run_id],
-        ).fetchone() or (None, 0, None)
+        ).fetchall()
+        if rows:
+            run_status, duplicates, run_files = rows[0]
     findings = _findings(con, scope, docs)
     by_severity = {s: sum(1 for f in findings if f.severity == s) for s in SEVERITIES}
     names = {code: doc.name for code, doc in docs.items()}

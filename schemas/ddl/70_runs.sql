@@ -6,8 +6,9 @@
 -- ops_run_hands / ops_run_findings: which run first saw each stored hand and each finding.
 --   A run fills them at its end, in the same transaction that closes it, so work done by
 --   a run that was killed is counted by the next run that finishes, never twice.
--- ops_pending_tables: tables whose deal sequence must be audited again; written before
---   the sequence audit and cleared table by table after it, so a kill in between is redone.
+-- ops_pending_hands: hands to audit (again): the hands not audited yet and, for the deal
+--   sequence (J) rules, the deal that follows each of them at its table. Written before the
+--   audit and cleared after it, so a kill in between is redone by the next run.
 
 CREATE SEQUENCE IF NOT EXISTS ops_runs_seq START 1;
 
@@ -63,8 +64,9 @@ CREATE TABLE IF NOT EXISTS ops_run_quarantine (
     run_id BIGINT NOT NULL
 );
 
-CREATE TABLE IF NOT EXISTS ops_pending_tables (
-    table_id VARCHAR PRIMARY KEY,
+CREATE TABLE IF NOT EXISTS ops_pending_hands (
+    hand_id VARCHAR PRIMARY KEY,
+    table_id VARCHAR NOT NULL,
     queued_by_run BIGINT
 );
 

@@ -23,10 +23,11 @@ COMPARED: dict[str, tuple[str, ...]] = {
     "stg_seats": (),
     "stg_actions": (),
     "quarantine": ("ingested_at",),
+    "audit_hands": ("audited_at",),
     "findings": (),
     "unverifiable": (),
     "ops_inbox_files": ("first_run_id", "last_run_id", "updated_at"),
-    "ops_pending_tables": ("queued_by_run",),
+    "ops_pending_hands": ("queued_by_run",),
 }
 
 CLI = [sys.executable, "-c", "from openers.cli import main; main()"]

@@ -23,13 +23,11 @@ from tests.nightly.jobtools import run_in_process, run_totals, snapshot, start_j
 #: Small ingest batches so that a file spans several batches (kill between two of them).
 BATCH = "7"
 KILL_POINTS = [
-    *(name for name in CHECKPOINTS if name not in ("ingest-batch", "file-loaded",
-                                                   "file-recorded", "table-sequenced")),
-    "ingest-batch#1", "ingest-batch#4", "file-loaded#1", "file-loaded#2", "file-recorded#1",
-    "table-sequenced#1", "table-sequenced#3",
+    "locked", "run-started", "planned", "ingest-batch#1", "ingest-batch#4", "file-loaded#2",
+    "file-recorded#1", "hands-queued", "hands-audited", "finalized", "report-written",
 ]
 #: Kills at a random moment (seconds after start); some land before, some after the work.
-DELAYS = [0.4, 0.9, 1.6]
+DELAYS = [1.0, 2.5]
 
 
 def _night_one(root: Path) -> None:
@@ -64,6 +62,10 @@ def _recover_and_compare(root: Path, uninterrupted) -> None:
     for table in expected:
         assert got[table] == expected[table], f"{table} differs after the crash"
     assert run_totals(db) == expected_totals
+
+
+def test_every_checkpoint_is_tried():
+    assert {point.partition("#")[0] for point in KILL_POINTS} == set(CHECKPOINTS)
 
 
 @pytest.mark.parametrize("point", KILL_POINTS)

@@ -67,7 +67,7 @@ def test_a_file_rewritten_is_read_again_without_doubling(tmp_path):
     inbox = tmp_path / "inbox"
     write_day(inbox, ("T01",), range(10))
     run_in_process(tmp_path)
-    write_table_log(inbox / "t01.log", "T01", range(5, 15))  # rewritten, half old hands
+    write_table_log(inbox / "t01.log", "T01", range(5, 15), every=7)  # rewritten: 5 old hands
     again = run_in_process(tmp_path)
     assert (again.counts.files_new, again.counts.hands, again.counts.duplicates) == (1, 5, 5)
     assert _count(tmp_path / "store.duckdb", "SELECT count(*) FROM hands") == 15

@@ -34,7 +34,9 @@ def test_daily_chart_stacks_severities_in_proportion():
     heights = {(_attr(b, "class"), round(float(_attr(b, "height")))) for b in bars}
     # Axis top is 10: 8 minor findings fill 80% of the plot height.
     tallest = max(float(_attr(b, "height")) for b in bars)
-    critical = next(float(_attr(b, "height")) for b in bars if _attr(b, "class") == "bar bar-critical")
+    critical = next(
+        float(_attr(b, "height")) for b in bars if _attr(b, "class") == "bar bar-critical"
+    )
     assert abs(tallest / critical - 4) < 0.01, heights
     assert "per day &lt;test&gt;" in svg
 

@@ -82,3 +82,12 @@ def on_event(event: str, *codes: str) -> Finish:
         return codes if event in st.events else None
 
     return finish
+
+
+def always(*codes: str) -> Finish:
+    """A finish that labels ``codes`` whatever happened (the setup was the violation)."""
+
+    def finish(st: DealState, rng: random.Random) -> tuple[str, ...] | None:
+        return codes
+
+    return finish

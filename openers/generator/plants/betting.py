@@ -29,6 +29,13 @@ def _unmatched(st: DealState, rng: random.Random) -> tuple[str, ...] | None:
     return ("B106",)
 
 
+def _short_all_in_call(st: DealState, rng: random.Random) -> tuple[str, ...] | None:
+    """B107: a seat all-in for the ante opened; its first caller put in half a unit, and lost."""
+    if "short_all_in_call" not in st.events or collected(st, st.short_caller):
+        return None
+    return ("B107",)
+
+
 def _out_of_turn(st: DealState, rng: random.Random) -> tuple[str, ...] | None:
     """B103: the second seat to act passes before the first (the first then passes too)."""
     rows = section_rows(st, Section.BEFORE_DRAW)
@@ -78,5 +85,6 @@ PLANTS = (
     Plant("B104", Forces(), _folded_seat_draws),
     Plant("B105", Forces(short_call=True), _short_call),
     Plant("B106", Forces(skip_closing_call=True), _unmatched),
+    Plant("B107", Forces(all_in_opener=True), _short_all_in_call, applies=jacks_only),
     Plant("B108", Forces(), _bet_not_open, applies=jacks_only),
 )

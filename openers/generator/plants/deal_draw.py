@@ -67,9 +67,10 @@ def _duplicate_burn(st: DealState, rng: random.Random) -> tuple[str, ...] | None
 
 def _taken_back(st: DealState, rng: random.Random) -> tuple[str, ...] | None:
     """D308: a losing seat shows one of its discards in place of a drawn card."""
-    if any(s.all_in for s in st.seats):
+    winners = [s for s in st.seats if collected(st, s.seat)]
+    if any(s.all_in for s in st.seats) or not winners or not st.draft.find(Verb.SHOWS):
         return None
-    best = max(evaluate(s.hand) for s in st.seats if collected(st, s.seat))
+    best = max(evaluate(s.hand) for s in winners)
     for row in st.draft.find(Verb.SHOWS, section=Section.SHOWDOWN):
         s = st.by_seat(row.seat or 0)
         if s.seat == st.opener or collected(st, s.seat) or not s.drawn or not s.discards:

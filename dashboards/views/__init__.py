@@ -1,4 +1,10 @@
-"""One module per page; this list is the navigation order."""
+"""One module per page; this list is the navigation order.
+
+The folder is ``views`` and not ``pages`` on purpose: Streamlit treats a ``pages/``
+folder beside the entry file as an old-style multipage app, and a first visit to
+``/findings`` would then run that page without ``app.py`` (no navigation, no
+page config).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class PageSpec:
-    """A page of the app: its module under ``dashboards/pages`` and how it is shown."""
+    """A page of the app: its module under ``dashboards/views`` and how it is shown."""
 
     module: str
     title: str

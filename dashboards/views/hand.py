@@ -93,14 +93,15 @@ with replay_tab:
             st.html(_line_html(step - 1, lines[step - 1], step))
         st.markdown(f"**Pot {money(pot)}**" + (f" — {pots}" if pots else ""))
         rows = "".join(
-            f"<tr><td>{s.seat}</td><td>{escape(s.player_id)}</td><td style='white-space:nowrap'>{cards_html(s.cards)}</td>"
+            f"<tr><td>{s.seat}</td><td>{escape(s.player_id)}</td>"
+            f"<td>{cards_html(s.cards)}</td>"
             f"<td>{money(s.stake)}</td><td>{money(s.in_pot)}</td><td>{money(s.behind)}</td>"
             f"<td>{escape(s.status)}</td></tr>"
             for s in seats
         )
         st.html(
-            "<table style='width:100%'><tr><th>seat</th><th>player</th><th>cards</th>"
-            f"<th>stake</th><th>in pot</th><th>behind</th><th>status</th></tr>{rows}</table>"
+            "<table class='op-seats' style='width:100%'><tr><th>seat</th><th>player</th>"
+            f"<th>cards</th><th>stake</th><th>in pot</th><th>behind</th><th>status</th></tr>{rows}</table>"
         )
         st.caption("Every line with the pot after it; offending lines in red with the finding.")
         st.html("".join(_line_html(i, v, step) for i, v in enumerate(lines)))

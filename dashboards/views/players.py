@@ -22,8 +22,11 @@ if matches.empty:
     st.info("No player id contains that text.")
     st.stop()
 player = st.selectbox(
-    "Player", matches["player_id"].tolist(),
-    format_func=lambda p: f"{p} ({int(matches.loc[matches['player_id'] == p, 'hands'].iloc[0]):,} hands)",
+    "Player",
+    matches["player_id"].tolist(),
+    format_func=lambda p: (
+        f"{p} ({int(matches.loc[matches['player_id'] == p, 'hands'].iloc[0]):,} hands)"
+    ),
     key="p_player",
 )
 stats = load("player_stats", player_id=player).iloc[0]
@@ -45,6 +48,8 @@ with right:
     st.subheader("Findings")
     rows = load("player_finding_rows", player_id=player)
     st.dataframe(
-        with_hand_links(rows), column_config=hand_link_config(), hide_index=True,
+        with_hand_links(rows),
+        column_config=hand_link_config(),
+        hide_index=True,
         width="stretch",
     )

@@ -27,7 +27,8 @@ def _deals_on(day: object) -> int:
 
 
 day = c2.selectbox(
-    "Day", table_days["day"].tolist(),
+    "Day",
+    table_days["day"].tolist(),
     format_func=lambda d: f"{d} ({_deals_on(d)} deals)",
     key="t_day",
 )
@@ -46,9 +47,19 @@ chart = (
     .encode(
         x=alt.X("time:T", title="time"),
         y=alt.Y("jackpot:Q", title="jack-pot deal"),
-        color=alt.condition("datum.sequence_findings > 0", alt.value("#c62828"), alt.value("#1565c0")),
-        tooltip=["hand_id", "time:T", "jackpot", "openers", "ante", "carried", "button",
-                 "sequence_messages"],
+        color=alt.condition(
+            "datum.sequence_findings > 0", alt.value("#c62828"), alt.value("#1565c0")
+        ),
+        tooltip=[
+            "hand_id",
+            "time:T",
+            "jackpot",
+            "openers",
+            "ante",
+            "carried",
+            "button",
+            "sequence_messages",
+        ],
     )
     .properties(height=200)
 )
@@ -57,9 +68,24 @@ st.altair_chart(chart, width="stretch")
 st.caption("Deals in time order; rows with sequence (J) findings list them on the right.")
 st.dataframe(
     with_money(with_hand_links(deals), ["ante", "carried", "pot", "carried_out"]),
-    column_order=["link", "time", "dealer_id", "button", "jackpot", "openers", "ante",
-                  "carried", "pot", "carried_out", "n_seats", "findings", "sequence_findings",
-                  "sequence_messages"],
+    column_order=[
+        "link",
+        "time",
+        "dealer_id",
+        "button",
+        "jackpot",
+        "openers",
+        "ante",
+        "carried",
+        "pot",
+        "carried_out",
+        "n_seats",
+        "findings",
+        "sequence_findings",
+        "sequence_messages",
+    ],
     column_config=hand_link_config(),
-    hide_index=True, width="stretch", height=480,
+    hide_index=True,
+    width="stretch",
+    height=480,
 )

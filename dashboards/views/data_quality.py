@@ -18,20 +18,27 @@ if not kinds.empty:
     st.dataframe(kinds, hide_index=True)
 
 c1, c2 = st.columns(2)
-kind = c1.selectbox("Kind", ["", *kinds["kind"].tolist()], format_func=lambda k: k or "All kinds",
-                    key="q_kind")
+kind = c1.selectbox(
+    "Kind", ["", *kinds["kind"].tolist()], format_func=lambda k: k or "All kinds", key="q_kind"
+)
 text = c2.text_input("File or error contains", max_chars=120, key="q_text")
 rows = load("quarantine_rows", kind=kind, text=text, limit=1000)
 matched = int(rows["total"].iloc[0]) if not rows.empty else 0
 st.caption(f"{matched:,} items match" + (" (showing 1,000)" if matched > 1000 else ""))
 st.dataframe(
-    rows.drop(columns=["total"]), hide_index=True, width="stretch", height=320,
+    rows.drop(columns=["total"]),
+    hide_index=True,
+    width="stretch",
+    height=320,
     column_config={"raw_text": st.column_config.TextColumn("raw text", width="large")},
 )
 if not rows.empty:
     pick = st.selectbox(
-        "Show raw text of", range(len(rows)),
-        format_func=lambda i: f"{rows.iloc[i]['file']}:{rows.iloc[i]['line']} ({rows.iloc[i]['kind']})",
+        "Show raw text of",
+        range(len(rows)),
+        format_func=lambda i: (
+            f"{rows.iloc[i]['file']}:{rows.iloc[i]['line']} ({rows.iloc[i]['kind']})"
+        ),
         key="q_pick",
     )
     item = rows.iloc[pick]

@@ -19,8 +19,8 @@ if snap is None:
 
 values = load("filter_values")
 bounds = load("date_bounds").iloc[0]
-first: date | None = bounds["first_day"] if bounds["first_day"] is not None else None
-last: date | None = bounds["last_day"] if bounds["last_day"] is not None else None
+first: date | None = bounds["first_day"]
+last: date | None = bounds["last_day"]
 
 
 def _options(kind: str) -> list[str]:
@@ -29,7 +29,7 @@ def _options(kind: str) -> list[str]:
 
 with st.expander("Filters", expanded=True):
     c1, c2, c3 = st.columns(3)
-    dates = c1.date_input("Date range", value=(first, last) if first else (), key="f_dates")
+    dates = c1.date_input("Date range", value=(first, last), key="f_dates")
     tables = c2.multiselect("Table", _options("table"), key="f_tables")
     dealers = c3.multiselect("Dealer", _options("dealer"), key="f_dealers")
     c4, c5, c6 = st.columns(3)
@@ -58,7 +58,9 @@ filters: dict[str, Any] = {
 }
 queue = load("findings_queue", sort=sort, descending=descending, limit=2000, **filters)
 total = int(queue["total"].iloc[0]) if not queue.empty else 0
-st.markdown(f"**{total:,} findings** match" + (" (showing the first 2,000)" if total > 2000 else ""))
+st.markdown(
+    f"**{total:,} findings** match" + (" (showing the first 2,000)" if total > 2000 else "")
+)
 
 
 def _csv() -> bytes:
@@ -72,12 +74,29 @@ st.download_button(
 
 shown = with_hand_links(queue)
 columns = [
-    "link", "time", "severity", "code", "name", "table_id", "dealer_id", "seat", "player_id",
-    "line", "message", "review_status", "reviewer", "decided_at", "decisions",
+    "link",
+    "time",
+    "severity",
+    "code",
+    "name",
+    "table_id",
+    "dealer_id",
+    "seat",
+    "player_id",
+    "line",
+    "message",
+    "review_status",
+    "reviewer",
+    "decided_at",
+    "decisions",
 ]
 st.dataframe(
-    shown, column_order=columns, column_config=hand_link_config(), hide_index=True,
-    width="stretch", height=420,
+    shown,
+    column_order=columns,
+    column_config=hand_link_config(),
+    hide_index=True,
+    width="stretch",
+    height=420,
 )
 
 st.subheader("Review a finding")

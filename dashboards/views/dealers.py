@@ -21,7 +21,9 @@ if bounds["first_day"] is None:
 c1, c2 = st.columns(2)
 dates = c1.date_input("Date range", value=(bounds["first_day"], bounds["last_day"]), key="d_dates")
 family = c2.selectbox(
-    "Family", ["", *FAMILIES], format_func=lambda f: FAMILIES.get(f, "All families"),
+    "Family",
+    ["", *FAMILIES],
+    format_func=lambda f: FAMILIES.get(f, "All families"),
     key="d_family",
 )
 if not (isinstance(dates, tuple) and len(dates) == 2):
@@ -32,11 +34,15 @@ start, end = dates
 rates = load("dealer_rates", start=start, end=end, family=family)
 room = float(rates["room_per_1000"].iloc[0]) if not rates.empty else 0.0
 st.metric("Room average", f"{room:.2f} findings per 1,000 hands")
-bars = alt.Chart(rates).mark_bar().encode(
-    x=alt.X("per_1000:Q", title="findings per 1,000 hands"),
-    y=alt.Y("dealer_id:N", sort="-x", title="dealer"),
-    color=alt.condition(f"datum.per_1000 > {room}", alt.value("#c62828"), alt.value("#607d8b")),
-    tooltip=["dealer_id", "hands", "findings", "per_1000"],
+bars = (
+    alt.Chart(rates)
+    .mark_bar()
+    .encode(
+        x=alt.X("per_1000:Q", title="findings per 1,000 hands"),
+        y=alt.Y("dealer_id:N", sort="-x", title="dealer"),
+        color=alt.condition(f"datum.per_1000 > {room}", alt.value("#c62828"), alt.value("#607d8b")),
+        tooltip=["dealer_id", "hands", "findings", "per_1000"],
+    )
 )
 rule = alt.Chart(pd.DataFrame({"room": [room]})).mark_rule(color="#1565c0").encode(x="room:Q")
 st.altair_chart((bars + rule).properties(height=max(160, 22 * len(rates))), width="stretch")
@@ -55,11 +61,15 @@ with right:
     st.subheader(f"{dealer}: over time")
     trend = load("dealer_trend", dealer_id=dealer, start=start, end=end)
     long = trend.melt(
-        id_vars=["day"], value_vars=["dealer_per_1000", "room_per_1000"],
-        var_name="series", value_name="per_1000",
+        id_vars=["day"],
+        value_vars=["dealer_per_1000", "room_per_1000"],
+        var_name="series",
+        value_name="per_1000",
     )
     st.altair_chart(
-        alt.Chart(long).mark_line(point=True).encode(
+        alt.Chart(long)
+        .mark_line(point=True)
+        .encode(
             x=alt.X("yearmonthdate(day):O", title="day", axis=alt.Axis(labelAngle=-45)),
             y=alt.Y("per_1000:Q", title="findings per 1,000 hands"),
             color=alt.Color(
@@ -69,6 +79,7 @@ with right:
                 ),
             ),
             tooltip=["day", "series", "per_1000"],
-        ).properties(height=260),
+        )
+        .properties(height=260),
         width="stretch",
     )

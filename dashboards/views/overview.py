@@ -14,7 +14,7 @@ if snap is None:
     st.stop()
 
 totals = load("totals").iloc[0]
-hands = int(totals["hands"])
+hands = int(totals["hands_audited"])
 verified = hands - int(totals["hands_unverifiable"])
 coverage = f"{verified / hands:.1%}" if hands else "—"
 
@@ -26,7 +26,8 @@ cols[3].metric("Major", f"{int(totals['major']):,}")
 cols[4].metric("Minor", f"{int(totals['minor']):,}")
 cols[5].metric("Fully verified hands", coverage, help="Hands on which every rule could be checked")
 st.caption(
-    f"{int(totals['tables'])} tables, {int(totals['dealers'])} dealers, "
+    f"{int(totals['hands']):,} hands stored, {int(totals['tables'])} tables, "
+    f"{int(totals['dealers'])} dealers, "
     f"{totals['first_day']} to {totals['last_day']}; "
     f"{int(totals['hands_with_findings']):,} hands with findings."
 )
@@ -54,8 +55,10 @@ if daily.empty:
     st.info("No hands in the store.")
 else:
     long = daily.melt(
-        id_vars=["day"], value_vars=["critical", "major", "minor"],
-        var_name="severity", value_name="count",
+        id_vars=["day"],
+        value_vars=["critical", "major", "minor"],
+        var_name="severity",
+        value_name="count",
     )
     chart = (
         alt.Chart(long)

@@ -1,0 +1,64 @@
+"""J502 button-wrong-after-passed-out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from audit.profiles import PassedOutButton
+from audit.rule import Result, SequenceContext, SequenceRule
+from audit.rules._sequence import passed_out
+from schemas.findings import Severity
+
+
+class ButtonWrongAfterPassedOut(SequenceRule):
+    """Flags a button that did the opposite of the house's rule after a passed-out deal.
+
+    What it does:
+        Compares the ``Button`` of a deal with the one of the passed-out deal just
+        before it at the table. Where the house moves the button (robert, house23,
+        laws) it must not stay on the same seat; where the same dealer deals again
+        until the pot opens ("dealing off the jack", foster) it must not move, unless
+        its seat was vacated. A misdeal's redeal is the same deal and is not judged.
+        One finding per deal, on its first line (the header holds the fault).
+
+    Why it matters:
+        The button fixes who acts first and last on every deal; keeping it when it
+        should move gives one seat the best position twice in a row.
+
+    Example:
+        Deal 1 at button 3 is passed out; deal 2 (``Jackpot: 2``) has ``Button: 3``
+        again in a robert house: J502.
+
+    Source:
+        R-JB 1 ("the button moves forward and each player must ante again"), H-23.1;
+        Foster ("The best practice is for the same dealer to deal again until some
+        one gets Jacks or better. This is called dealing off the jack").
+    """
+
+    code = "J502"
+    name = "button-wrong-after-passed-out"
+    severity = Severity.MINOR
+    source = "R-JB 1, H-23.1, Foster"
+    summary = "After a passed-out deal the button did not move, or moved where it should stay."
+
+    def check(self, ctx: SequenceContext) -> Iterator[Result]:
+        before, deal = ctx.previous, ctx.current
+        if not passed_out(before):
+            return
+        moves = ctx.profile.passed_out_button is PassedOutButton.MOVES
+        if moves and deal.button == before.button:
+            message = (f"the button stayed on seat {deal.button} after passed-out deal "
+                       f"{before.hand_id}; the house moves it")
+        elif (not moves and deal.button != before.button
+              and before.button in deal.seat_numbers()):
+            message = (f"the button moved from seat {before.button} to seat {deal.button} "
+                       f"after passed-out deal {before.hand_id}; the house deals off the jack")
+        else:
+            return
+        yield ctx.finding(
+            message,
+            seat=deal.button,
+            line=deal.first_line or None,
+            evidence={"button": deal.button, "previous_button": before.button,
+                      "previous": before.hand_id, "house": ctx.profile.passed_out_button.value},
+        )

@@ -1,0 +1,59 @@
+"""J504 carried-chips-lost-or-invented."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from audit.rule import Result, SequenceContext, SequenceRule, money
+from audit.rules._sequence import carried_forward, misdealt
+from schemas.findings import Severity
+
+
+class CarriedChipsLostOrInvented(SequenceRule):
+    """Flags a ``Carried`` that is not what the previous deal of the table left in the pot.
+
+    What it does:
+        The chips a deal carries in must be exactly what the deal just before it at
+        the table left: its ``Passed out: carried X``; after a misdeal, the void
+        deal's own ``Carried`` (the redeal plays the same pot); after a deal that was
+        won, nothing. One finding per deal, on its first line, with both figures.
+
+    Why it matters:
+        Carried chips belong to the players of the unopened pot; a lower figure means
+        chips left the table between deals, a higher one that chips came from
+        nowhere, and every award of the pot is then wrong.
+
+    Example:
+        Deal 1 ends ``Passed out: carried 6``; deal 2 says ``Carried: 5``: J504
+        (one chip lost).
+
+    Source:
+        L-29 ("the ante ... shall remain in the pool, and the next game shall be a
+        Jack-pot"), R-JB 2 ("The first bet and antes will remain in the pot").
+    """
+
+    code = "J504"
+    name = "carried-chips-lost-or-invented"
+    severity = Severity.CRITICAL
+    source = "L-29, R-JB 2"
+    summary = "Carried is not the chips the previous deal of the table left in the pot."
+
+    def check(self, ctx: SequenceContext) -> Iterator[Result]:
+        before, deal = ctx.previous, ctx.current
+        left = carried_forward(before)
+        if deal.carried == left:
+            return
+        how = "lost" if deal.carried < left else "invented"
+        if misdealt(before):
+            why = f"misdealt deal {before.hand_id} carried {money(left)}"
+        elif before.carried_out is not None:
+            why = f"passed-out deal {before.hand_id} left {money(left)}"
+        else:
+            why = f"the previous deal {before.hand_id} was played out and left nothing"
+        yield ctx.finding(
+            f"Carried is {money(deal.carried)} but {why}: "
+            f"{money(abs(deal.carried - left))} {how}",
+            line=deal.first_line or None,
+            evidence={"carried": deal.carried, "expected": left,
+                      "difference": deal.carried - left, "previous": before.hand_id},
+        )

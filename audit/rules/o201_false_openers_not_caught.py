@@ -1,0 +1,82 @@
+"""O201 false-openers-not-caught."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from audit.rule import HandContext, Result, Rule
+from audit.rules._openers import (
+    Known,
+    after_before_draw,
+    dealt_text,
+    had_openers,
+    judged,
+    opening_lines,
+    ruled_false_after,
+)
+from schemas.findings import Severity
+from schemas.records import Verb
+
+
+class FalseOpenersNotCaught(Rule):
+    """Flags a seat that opened (or declared) without openers and was never ruled.
+
+    What it does:
+        For the seat that opened the pot, and every seat that later ``declares
+        openers``, reads the five cards it was dealt (rebuilt from kept cards and
+        discards where the DEAL line has ``??``) and tests them against the deal's
+        minimum (``Openers``, else the house progression; ace–joker is a pair of aces,
+        jack–joker is not a pair of jacks; bobtails where the house allows them). A
+        seat without openers and no later ``Floor: Seat N false openers`` is flagged
+        on the line where play went on without the ruling: the draw, or, when the
+        hand never reached it, the next line after the betting. A ruling at the
+        showdown counts. Unknown cards make the hand unverifiable, unless the seat
+        showed openers itself.
+
+    Why it matters:
+        A false opener who is not caught can win a pot the game never opened, and
+        everyone who came in did so on a false premise.
+
+    Example:
+        ``Openers: JJ``, seat 2 dealt ``[Th Tc 9s 4d 2c]`` opens 10, seat 3 calls,
+        both draw and seat 2 loses at the showdown with no ruling: O201 on the
+        first draw line.
+
+    Source:
+        R-JB 1 ("A pair of jacks or better is required to open"), H-23.1, L-30 and
+        L-31/32 (the progression), Foster ("Opening Jacks", "False Openers").
+    """
+
+    code = "O201"
+    name = "false-openers-not-caught"
+    severity = Severity.CRITICAL
+    source = "R-JB 1, H-23.1, L-30, Foster"
+    summary = "A seat opened without openers and the floor never ruled false openers."
+
+    def check(self, ctx: HandContext) -> Iterator[Result]:
+        if not judged(ctx):
+            return
+        replay = ctx.replay
+        actions = ctx.record.actions
+        minimum = ctx.openers_required.value
+        for index, seat in opening_lines(replay):
+            if ruled_false_after(replay, seat, index) is not None:
+                continue
+            opened = actions[index]
+            how = "declared openers" if opened.verb is Verb.DECLARES_OPENERS else "opened"
+            held = had_openers(ctx, seat)
+            if held is Known.UNKNOWN:
+                yield ctx.unverifiable(f"seat {seat} {how} with unrecorded cards", seat=seat)
+                continue
+            if held is Known.YES:
+                continue
+            went_on = next((a for a in actions[index + 1:] if after_before_draw(a)), None)
+            yield ctx.finding(
+                f"seat {seat} {how} without {minimum} (dealt {dealt_text(replay, seat)}) "
+                f"and no false-openers ruling followed",
+                seat=seat,
+                action=went_on,
+                line=None if went_on is not None else ctx.record.result_line,
+                evidence={"dealt": list(replay.dealt_hand(seat) or ()), "openers": minimum,
+                          "opened_line": opened.line},
+            )

@@ -1,0 +1,67 @@
+"""O202 unproven-opener-paid."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from audit.rule import HandContext, Result, Rule, money
+from audit.rules._openers import Known, judged, proof
+from schemas.findings import Severity
+
+
+class UnprovenOpenerPaid(Rule):
+    """Flags an opener that collected chips without ever showing its openers.
+
+    What it does:
+        Takes the opener at the end of the hand (the seat that opened, or the seat
+        that declared openers after a false opener) and, if it collected chips,
+        looks for its proof anywhere in the hand: a ``shows openers [..]`` whose
+        cards are openers (and were dealt to it, where the deal is known), or a
+        ``shows`` of the final hand whose kept cards plus discards are openers. No
+        proof: flagged on its first ``collects`` line. A proof resting on ``??``
+        cards makes the hand unverifiable. A misdeal's refunds are not a payment.
+        Where the seat also split openers impossibly, O208 is reported instead.
+
+    Why it matters:
+        Showing openers is the price of the pot: an opener paid without it may have
+        taken a pot that was never legally opened.
+
+    Example:
+        Everyone folds to seat 2's open; ``Seat 2: collects 3`` with no ``shows
+        openers`` line: O202 on the collection.
+
+    Source:
+        R-JB 3 ("must prove openers in order to win the pot"), H-23.4, L-33 (the
+        laws add a penalty, judged by J508).
+    """
+
+    code = "O202"
+    name = "unproven-opener-paid"
+    severity = Severity.CRITICAL
+    source = "R-JB 3, H-23.4, L-33"
+    summary = "The opener collected chips without showing openers."
+
+    def check(self, ctx: HandContext) -> Iterator[Result]:
+        if not judged(ctx):
+            return
+        replay = ctx.replay
+        seat = replay.opener
+        paid = [(i, amount) for i, s, amount, _ in replay.collections if s == seat and amount > 0]
+        if seat is None or not paid:
+            return
+        shown = proof(ctx, seat)
+        if shown is Known.YES:
+            return
+        if shown is Known.UNKNOWN:
+            yield ctx.unverifiable(f"seat {seat}'s proof of openers has unrecorded cards",
+                                   seat=seat)
+            return
+        first, _ = paid[0]
+        total = sum(amount for _, amount in paid)
+        yield ctx.finding(
+            f"opener seat {seat} collected {money(total)} without showing "
+            f"{ctx.openers_required.value} or better",
+            action=ctx.record.actions[first],
+            evidence={"collected": total, "openers": ctx.openers_required.value,
+                      "openers_shown": [list(c) for c in replay.seats[seat].openers_shown]},
+        )

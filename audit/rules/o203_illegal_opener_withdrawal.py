@@ -1,0 +1,85 @@
+"""O203 illegal-opener-withdrawal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from audit.profiles import FalseOpenerStyle
+from audit.rule import HandContext, Result, Rule, money
+from audit.rules._openers import before_draw_complete, judged
+from schemas.findings import Severity
+from schemas.records import Actor, Verb
+
+_WAGERS = frozenset({Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES})
+
+
+class IllegalOpenerWithdrawal(Rule):
+    """Flags an opener taking back its opening bet, or any bet once the action closed.
+
+    What it does:
+        Follows the opener's bets (the seat that opened, and a seat that declared
+        openers after a false opener) and judges each ``withdraws`` line of it:
+        taking back chips of the opening bet (the chips of its ``opens`` line) is
+        flagged at any time; taking back any bet is flagged once the action before
+        the draw is complete (every seat still in has acted and matched, or the
+        draw began). Where the house makes a false opener forfeit every chip
+        (Foster), any withdrawal by a seat ruled false openers is flagged.
+
+    Why it matters:
+        The opening bet is what a false opener owes the pot; money taken back after
+        the action closed changes a pot the others have already played for.
+
+    Example:
+        Seat 1 opens 10, seat 2 raises to 20, seat 1 calls, seat 3 calls, then
+        ``Seat 1: withdraws 10`` before the draw: O203 (the action was complete).
+
+    Source:
+        R-JB 2 ("the opening bet stays in the pot"), R-JB 6 ("Once action has been
+        completed before the draw, the opener may not withdraw any bets"), H-23.2,
+        H-23.6; Foster ("False Openers": he "forfeits to the pool whatever amount he
+        may have opened for, and any raises that he may have stood").
+    """
+
+    code = "O203"
+    name = "illegal-opener-withdrawal"
+    severity = Severity.MAJOR
+    source = "R-JB 2, R-JB 6, H-23.2, H-23.6"
+    summary = "The opener took back its opening bet, or a bet after the action closed."
+
+    def check(self, ctx: HandContext) -> Iterator[Result]:
+        if not judged(ctx):
+            return
+        replay = ctx.replay
+        opener = replay.original_opener
+        if opener is None:
+            return
+        openers = {opener, *(s for _, s in replay.declarations)}
+        first_bet = replay.steps[replay.opens_index or 0].chips
+        forfeits = ctx.profile.false_opener is not FalseOpenerStyle.DEAD_HAND_REFUND
+        false_seats = {s for _, s in replay.false_openers}
+        complete = before_draw_complete(replay)
+        bets = {seat: 0 for seat in openers}
+        for step in replay.steps:
+            a = step.action
+            if a.seat not in openers or a.actor is not Actor.SEAT:
+                continue
+            if a.verb in _WAGERS:
+                bets[a.seat] += step.chips
+            if a.verb is not Verb.WITHDRAWS:
+                continue
+            taken = -step.chips
+            bets[a.seat] -= taken
+            if forfeits and a.seat in false_seats:
+                why = "a false opener forfeits every chip it put in"
+            elif step.index >= complete:
+                why = "the action before the draw was complete"
+            elif a.seat == opener and bets[a.seat] < first_bet:
+                why = f"its opening bet of {money(first_bet)} stays in the pot"
+            else:
+                continue
+            yield ctx.finding(
+                f"opener seat {a.seat} withdrew {money(taken)}: {why}",
+                action=a,
+                evidence={"withdrawn": taken, "opening_bet": first_bet,
+                          "bets_left": bets[a.seat]},
+            )

@@ -1,0 +1,78 @@
+"""O204 ineligible-declarer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from audit.profiles import FalseOpenerStyle
+from audit.rule import HandContext, Result, Rule
+from audit.rules._openers import Known, dealt_text, had_openers, judged, passed_before_open
+from schemas.findings import Severity
+
+
+def ineligible(ctx: HandContext, seat: int) -> Known:
+    """Whether ``seat`` may not declare after a false opener: it passed with openers.
+
+    Only where the house settles false openers by R-JB 2 and does not follow H-23.2
+    (which lets any other active seat declare); Foster's ways need no declaration.
+    """
+    profile = ctx.profile
+    if (profile.false_opener is not FalseOpenerStyle.DEAD_HAND_REFUND
+            or profile.passed_openers_may_declare
+            or not passed_before_open(ctx.replay, seat)):
+        return Known.NO
+    return had_openers(ctx, seat)
+
+
+class IneligibleDeclarer(Rule):
+    """Flags a declaration of openers by a seat that had passed with openers.
+
+    What it does:
+        After a ``Floor: Seat N false openers`` ruling, a seat may declare the pot
+        open with its own openers. A ``declares openers`` by a seat that checked
+        before the pot was opened, holding openers then (its dealt cards, or the
+        openers it later shows), is flagged on the declaration. Where the house
+        follows H-23.2 (``house23``: any other active seat may declare) or settles
+        false openers Foster's way, nothing is flagged. A seat that passed without
+        openers and declares is a false declarer (O201), not this rule. The pot such
+        a declaration let play is not reported again as O205.
+
+    Why it matters:
+        A seat that sandbagged its openers would get a second chance to open once it
+        has watched the betting; the rule takes that option away.
+
+    Example:
+        Seat 1 dealt ``[Kd Kc 7s 4h 2d]`` checks, seat 2 opens, the floor rules seat 2
+        false openers, ``Seat 1: declares openers``: O204 on that line.
+
+    Source:
+        R-JB 2 ("any player who originally passed openers is not eligible to declare
+        the pot open"); H-23.2 lets "any other active player" open.
+    """
+
+    code = "O204"
+    name = "ineligible-declarer"
+    severity = Severity.MAJOR
+    source = "R-JB 2"
+    summary = "After a false opener, a seat that had passed with openers declared."
+
+    def check(self, ctx: HandContext) -> Iterator[Result]:
+        if not judged(ctx):
+            return
+        replay = ctx.replay
+        actions = ctx.record.actions
+        for index, seat in replay.declarations:
+            if not any(i < index for i, _ in replay.false_openers):
+                continue
+            verdict = ineligible(ctx, seat)
+            if verdict is Known.UNKNOWN:
+                yield ctx.unverifiable(
+                    f"seat {seat} passed and declared openers with unrecorded cards", seat=seat)
+            elif verdict is Known.YES:
+                yield ctx.finding(
+                    f"seat {seat} passed with openers (dealt {dealt_text(replay, seat)}) "
+                    "and may not declare the pot open after a false opener",
+                    action=actions[index],
+                    evidence={"dealt": list(replay.dealt_hand(seat) or ()),
+                              "openers": ctx.openers_required.value},
+                )

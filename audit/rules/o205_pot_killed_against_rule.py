@@ -1,0 +1,98 @@
+"""O205 pot-killed-against-rule."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from audit.profiles import FalseOpenerStyle
+from audit.rule import HandContext, Result, Rule
+from audit.rules._openers import Known, PotQuestion, judged, pot_question
+from audit.rules.o204_ineligible_declarer import ineligible
+from schemas.findings import Severity
+
+
+def _eligible_declarer(ctx: HandContext, q: PotQuestion) -> int | None:
+    """The first seat that declared after the ruling and was not ruled false or
+    ineligible itself (an unknown eligibility counts as eligible: no guessing)."""
+    ruled = {s for _, s in ctx.replay.false_openers}
+    for _, seat in q.declarations:
+        if seat not in ruled and ineligible(ctx, seat) is not Known.YES:
+            return seat
+    return None
+
+
+class PotKilledAgainstRule(Rule):
+    """Flags a pot killed that had to play, or played that had to be killed.
+
+    What it does:
+        When the floor rules the opener's hand dead before the draw (``false
+        openers`` or ``fouled hand``), the pot must play if another seat raised,
+        two or more seats called the opening bet, or the action before the draw was
+        complete; otherwise it plays only if an eligible seat declares openers, and
+        is killed (bets returned, ``Passed out: carried``) if none does. The table's
+        outcome is a ``Floor: pot killed`` / ``Floor: pot plays`` line, else what
+        happened (passed out, or play went on). The opposite of the rule is flagged
+        on the ruling line, or where play went on. Under Foster's second way
+        (``foster``) the others always play on, so any kill is flagged; under his
+        third way the cards are dealt afresh, so play going on is flagged. A false
+        opener found after the draw is not a pot-kill question.
+
+    Why it matters:
+        Killing a pot that others raised or called into takes away what they played
+        for; playing one that nobody legally opened hands the antes to a pot that
+        should have carried.
+
+    Example:
+        Seat 1 opens, seats 2 and 3 call, the floor rules seat 1 false openers and
+        then ``Floor: pot killed``: O205 (two callers, the pot plays).
+
+    Source:
+        R-JB 4 ("In all cases, the pot will play ... if there has been a raise, two
+        or more players call the opening bet, or all action is completed before the
+        draw"), H-23.5, R-JB 2 and H-23.3 (no declaration: bets returned); Foster
+        ("False Openers", the three ways).
+    """
+
+    code = "O205"
+    name = "pot-killed-against-rule"
+    severity = Severity.CRITICAL
+    source = "R-JB 4, H-23.5"
+    summary = "After a false opener or fouled opener, the pot was killed or played wrongly."
+
+    def check(self, ctx: HandContext) -> Iterator[Result]:
+        if not judged(ctx):
+            return
+        q = pot_question(ctx.replay)
+        if q is None:
+            return
+        # Foster's three ways are for false openers; a fouled opener is R-JB 4's case.
+        style = ctx.profile.false_opener if q.false_opener else FalseOpenerStyle.DEAD_HAND_REFUND
+        declarer = _eligible_declarer(ctx, q)
+        if style is FalseOpenerStyle.DEAD_HAND_REFUND:
+            must_play = q.must_play + ((f"seat {declarer} declared openers",) if declarer else ())
+            not_play = ("nobody raised, fewer than two seats called, the action was open and "
+                        "no eligible seat declared")
+        elif style is FalseOpenerStyle.FORFEIT_PLAY_ON:
+            must_play = ("the house plays on after a false opener (Foster's second way)",)
+            not_play = ""
+        elif style is FalseOpenerStyle.FORFEIT_REDEAL:
+            must_play = ()
+            not_play = "the house deals afresh after a false opener (Foster's third way)"
+        else:  # Foster's first way: anyone may open it again; either outcome can be right
+            return
+        actions = ctx.record.actions
+        evidence = {"ruled_seat": q.seat, "ruling_line": actions[q.ruling].line,
+                    "reasons": list(must_play)}
+        if must_play and q.killed:
+            where = q.killed_line if q.killed_line is not None else q.ruling
+            yield ctx.finding(
+                f"pot killed after seat {q.seat}'s dead hand although " + "; ".join(must_play),
+                action=actions[where], seat=q.seat, evidence=evidence,
+            )
+            return
+        went_on = q.plays_line if q.plays_line is not None else q.played_at
+        if not must_play and not q.killed and went_on is not None:
+            yield ctx.finding(
+                f"pot played after seat {q.seat}'s dead hand although {not_play}",
+                action=actions[went_on], seat=q.seat, evidence=evidence,
+            )

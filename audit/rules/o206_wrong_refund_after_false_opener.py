@@ -1,0 +1,115 @@
+"""O206 wrong-refund-after-false-opener."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from audit.profiles import FalseOpenerStyle
+from audit.rule import HandContext, Result, Rule, money
+from audit.rules._openers import PotQuestion, judged, pot_question
+from schemas.findings import Severity
+from schemas.records import Actor, Verb
+
+_WAGERS = frozenset({Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES})
+
+
+class WrongRefundAfterFalseOpener(Rule):
+    """Flags a refund of the false opener's first bet, or a bet not refunded.
+
+    What it does:
+        After a ``false openers`` ruling before the draw, the false opener's first
+        bet (the chips of its ``opens`` line) stays in the pot: a ``Dealer: returns``
+        that gives any of it back is flagged on that line (where the house makes the
+        false opener forfeit every chip, Foster, any return to it is flagged). When
+        the pot is then killed (no eligible declaration; a ``Floor: pot killed`` or a
+        deal passed out), every other bet must come back, the false opener's raises
+        included: a seat left with bets in the pot is flagged on the RESULT line,
+        and a killed pot that is collected instead of ending ``Passed out:
+        carried`` is flagged on the collection. Whether the pot should have been
+        killed at all is O205's question.
+
+    Why it matters:
+        The callers of a false open did nothing wrong and get their money back; the
+        false opener's first bet is its penalty, and returning it makes false
+        opening free.
+
+    Example:
+        Seat 1 opens 10, seat 2 calls 10, the floor rules seat 1 false openers, the
+        pot is killed and ``Dealer: returns 10 to Seat 1``: O206 on that line (and
+        seat 2's call, not returned, is a second O206 on the RESULT line).
+
+    Source:
+        R-JB 2 ("all bets are returned except the opener's first bet. The first bet
+        and antes will remain in the pot"), H-23.2, H-23.3; Foster ("False Openers":
+        he forfeits what he opened for and any raises he stood).
+    """
+
+    code = "O206"
+    name = "wrong-refund-after-false-opener"
+    severity = Severity.MAJOR
+    source = "R-JB 2, H-23.2, H-23.3"
+    summary = "After a false opener, its first bet was refunded or another bet was not."
+
+    def check(self, ctx: HandContext) -> Iterator[Result]:
+        if not judged(ctx):
+            return
+        q = pot_question(ctx.replay)
+        if q is None or not q.false_opener:
+            return
+        yield from self._returns_to_false_opener(ctx, q)
+        if ctx.profile.false_opener is FalseOpenerStyle.DEAD_HAND_REFUND and q.killed:
+            yield from self._killed_pot(ctx, q)
+
+    def _returns_to_false_opener(self, ctx: HandContext, q: PotQuestion) -> Iterator[Result]:
+        """A return that reaches into the first bet (Foster: any return after the ruling)."""
+        replay = ctx.replay
+        first_bet = replay.steps[replay.opens_index or 0].chips
+        forfeits = ctx.profile.false_opener is not FalseOpenerStyle.DEAD_HAND_REFUND
+        bets = 0
+        for step in replay.steps:
+            a = step.action
+            if a.seat != q.seat:
+                continue
+            if a.actor is Actor.SEAT and a.verb in _WAGERS:
+                bets += step.chips
+            elif a.verb is Verb.WITHDRAWS:
+                bets += step.chips  # negative; judged by O203
+            elif a.verb is Verb.RETURNS:
+                bets += step.chips
+                if forfeits and step.index > q.ruling:
+                    why = "a false opener forfeits every chip it put in"
+                elif bets < first_bet:
+                    why = f"its first bet of {money(first_bet)} stays in the pot"
+                else:
+                    continue
+                yield ctx.finding(
+                    f"{money(-step.chips)} returned to false opener seat {q.seat}: {why}",
+                    action=a,
+                    evidence={"returned": -step.chips, "first_bet": first_bet, "bets_left": bets},
+                )
+
+    def _killed_pot(self, ctx: HandContext, q: PotQuestion) -> Iterator[Result]:
+        """Every bet but the first one back, and the deal passed out."""
+        replay = ctx.replay
+        record = ctx.record
+        first_bet = replay.steps[replay.opens_index or 0].chips
+        for n in replay.order:
+            seat = replay.seats[n]
+            left = seat.total - seat.ante - (first_bet if n == q.seat else 0)
+            if left > 0:
+                whose = "the false opener's bets beyond its first" if n == q.seat else "bets"
+                yield ctx.finding(
+                    f"pot killed after seat {q.seat}'s false openers but seat {n}'s {whose} "
+                    f"({money(left)}) were not returned",
+                    seat=n, line=record.result_line,
+                    evidence={"not_returned": left, "false_opener": q.seat,
+                              "first_bet": first_bet},
+                )
+        paid = next(((i, s, x) for i, s, x, _ in replay.collections if x > 0), None)
+        if paid is not None and record.carried_out is None:
+            i, s, amount = paid
+            yield ctx.finding(
+                f"pot killed after seat {q.seat}'s false openers but seat {s} collected "
+                f"{money(amount)}; the antes and first bet carry to the next deal",
+                action=record.actions[i], evidence={"collected": amount, "false_opener": q.seat},
+            )

@@ -1,0 +1,106 @@
+"""O207 split-openers-not-declared."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from audit.openers_test import holds_openers, openers_cards
+from audit.profiles import DiscardsSetAside
+from audit.replay import SeatState
+from audit.replay.cards import known
+from audit.rule import HandContext, Result, Rule
+from audit.rules._openers import cards_text, judged
+from schemas.findings import Severity
+from schemas.records import Openers, Verb
+
+
+def _kept_openers(state: SeatState, minimum: Openers, bobtail: bool) -> bool:
+    """The cards the seat kept, read off its shown final hand, are known and open by
+    themselves: no split, whatever the unrecorded deal or discards were."""
+    if state.shown is None:
+        return False
+    kept = list(state.shown)
+    for card in (*state.drawn, *state.fifth):
+        if card not in kept:
+            return False
+        kept.remove(card)
+    try:
+        return known(kept) and holds_openers(kept, minimum, bobtail=bobtail)
+    except ValueError:
+        return False
+
+
+class SplitOpenersNotDeclared(Rule):
+    """Flags an opener that broke its openers in the draw without ``splits openers``.
+
+    What it does:
+        For the opener (the declarer after a false opener) whose dealt cards were
+        openers, takes the cards it kept in the draw (dealt less discards) and asks
+        whether they still hold openers by themselves. If not, and the seat wrote no
+        ``splits openers`` line, its discard line is flagged. Keeping openers is not
+        splitting: throwing a card outside the openers is fine, breaking a straight
+        while keeping ace–joker (a pair of aces) is fine; but breaking three sevens
+        to a pair of sevens does split jacks-or-better openers. Unknown dealt cards
+        or discards make the hand unverifiable. Only where the house sets discards
+        aside when splitting: Foster's opener always puts his discard under the
+        chips and announces nothing, and the laws have no splitting procedure.
+
+    Why it matters:
+        Without the discards set aside nobody can check afterwards that the opener
+        really held openers; an undeclared split hides a possible false opener.
+
+    Example:
+        Seat 1 dealt ``[Jh Js 8h 5h 2h]`` opens, then ``Seat 1: discards [Js] draws
+        [9h]`` with no ``splits openers``: O207 on the discard line. The R-JB 10
+        hand ``[As Jk Ks Qs Tc]`` throwing ``Tc`` keeps ace–joker: no finding.
+
+    Source:
+        R-JB 9 ("You may split openers, but you must declare that you are
+        splitting"), R-JB 10 ("You are not splitting openers if you retain
+        openers"), H-23.9; Foster (the opener's discard under the chips).
+    """
+
+    code = "O207"
+    name = "split-openers-not-declared"
+    severity = Severity.MAJOR
+    source = "R-JB 9, R-JB 10, H-23.9, Foster"
+    summary = "The opener discarded part of its openers without declaring a split."
+
+    def check(self, ctx: HandContext) -> Iterator[Result]:
+        if not judged(ctx) or ctx.profile.discards_set_aside is not DiscardsSetAside.WHEN_SPLITTING:
+            return
+        replay = ctx.replay
+        seat = replay.opener
+        state = replay.seat(seat)
+        if seat is None or state is None or state.split_openers:
+            return
+        draws = [a for a in ctx.record.actions if a.seat == seat and a.verb is Verb.DISCARDS]
+        if not draws or not state.discards:
+            return
+        minimum, bobtail = ctx.openers_required, ctx.profile.bobtail
+        if _kept_openers(state, minimum, bobtail):
+            return
+        dealt = replay.dealt_hand(seat)
+        if dealt is None or not known(state.discards):
+            yield ctx.unverifiable(f"opener seat {seat}'s dealt cards or discards unrecorded",
+                                   seat=seat)
+            return
+        try:
+            openers = openers_cards(dealt, minimum, bobtail=bobtail)
+        except ValueError:  # not five distinct cards: a deal question (D301, D307)
+            return
+        kept = list(dealt)
+        for card in state.discards:
+            if card not in kept:  # a discard it never held is D308/D305's question
+                return
+            kept.remove(card)
+        if openers is None or holds_openers(kept, minimum, bobtail=bobtail):
+            return
+        broken = [c for c in state.discards if c in openers] or list(state.discards)
+        yield ctx.finding(
+            f"opener seat {seat} discarded {cards_text(broken)} of its openers "
+            f"{cards_text(openers)} without declaring a split",
+            action=draws[0],
+            evidence={"dealt": list(dealt), "discards": list(state.discards),
+                      "kept": kept, "openers_cards": list(openers), "broken": broken},
+        )

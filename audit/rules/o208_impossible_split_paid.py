@@ -1,0 +1,77 @@
+"""O208 impossible-split-paid."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from audit.openers_test import could_have_held_openers
+from audit.replay.cards import known
+from audit.rule import HandContext, Result, Rule, money
+from audit.rules._openers import cards_text, judged
+from schemas.findings import Severity
+
+
+class ImpossibleSplitPaid(Rule):
+    """Flags a seat that split openers and won although it could not have held them.
+
+    What it does:
+        For every seat with a ``splits openers`` line that collected chips, puts its
+        final hand (the shown cards, else the replayed hand) beside its discards,
+        as the dealer does with the discards set aside, and asks whether any five
+        cards the seat could have been dealt (the discards plus some of the final
+        cards) were openers. If none could, its first ``collects`` line is flagged
+        (this replaces O202 for that seat). Unknown final cards or discards make the
+        hand unverifiable.
+
+    Why it matters:
+        Splitting is allowed only to a real opener; the set-aside discards are the
+        one proof left, and a seat they disprove must lose the pot.
+
+    Example:
+        Seat 2 opens, ``splits openers``, ``discards [9c 4d] draws [Ah 5h]``, shows
+        ``[Th 8h 7h Ah 5h]`` and collects: the dealt hand was at best ``Th 8h 7h``
+        with ``9c 4d``, no pair of jacks: O208 on the collection.
+
+    Source:
+        R-JB 9 ("if ... it is determined that you could not possibly have had openers
+        when your final hand is compared with your discards, you will lose the pot"),
+        H-23.10.
+    """
+
+    code = "O208"
+    name = "impossible-split-paid"
+    severity = Severity.CRITICAL
+    source = "R-JB 9, H-23.10"
+    summary = "A seat that split openers won without any possible openers."
+
+    def check(self, ctx: HandContext) -> Iterator[Result]:
+        if not judged(ctx):
+            return
+        replay = ctx.replay
+        minimum, bobtail = ctx.openers_required, ctx.profile.bobtail
+        for n in replay.order:
+            state = replay.seats[n]
+            paid = [(i, x) for i, s, x, _ in replay.collections if s == n and x > 0]
+            if not state.split_openers or not paid:
+                continue
+            final = replay.final_hand(n)
+            if final is None or not known(state.discards):
+                yield ctx.unverifiable(f"seat {n} split openers; final hand or discards "
+                                       "unrecorded", seat=n)
+                continue
+            try:
+                possible = could_have_held_openers(final, state.discards, minimum,
+                                                   bobtail=bobtail)
+            except ValueError:  # a fouled or repeated hand is D302/D307's question
+                continue
+            if possible:
+                continue
+            total = sum(x for _, x in paid)
+            yield ctx.finding(
+                f"seat {n} split openers and collected {money(total)}, but final hand "
+                f"{cards_text(final)} with discards {cards_text(state.discards)} could not "
+                f"have held {minimum.value}",
+                action=ctx.record.actions[paid[0][0]],
+                evidence={"final": list(final), "discards": list(state.discards),
+                          "collected": total, "openers": minimum.value},
+            )

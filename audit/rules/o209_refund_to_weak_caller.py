@@ -1,0 +1,110 @@
+"""O209 refund-to-weak-caller."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from audit.cards import RANK_CHAR
+from audit.evaluator import describe, evaluate
+from audit.openers_test import MINIMUM_PAIR
+from audit.replay import Street
+from audit.rule import HandContext, Result, Rule, money
+from audit.rules._openers import Known, cards_text, had_openers, judged
+from schemas.findings import Severity
+from schemas.records import Action, Actor, Verb
+
+_SETS_BET = frozenset({Verb.BETS, Verb.RAISES})
+_MINIMUM_PAIR_CHAR = {openers: RANK_CHAR[rank] for openers, rank in MINIMUM_PAIR.items()}
+
+
+class RefundToWeakCaller(Rule):
+    """Flags a caller of the opener's after-draw bet who got it back without beating openers.
+
+    What it does:
+        Finds the seats that called, after the draw, a bet or raise made by the
+        opener, and every later ``Dealer: returns X to Seat N`` to such a seat. The
+        caller's final hand is compared with the opener's openers, the five cards
+        the opener was dealt: if it does not beat them, the return is flagged. Where
+        the opener had no openers (found false at the showdown) the caller must beat
+        the table's minimum, the weakest pair of jacks (or queens, ...). Unknown
+        cards make the hand unverifiable.
+
+    Why it matters:
+        A caller who sees the opener's hand has bought information; refunding a
+        caller who could not beat the openers gives it away for free.
+
+    Example:
+        Seat 1 opened with ``[Kd Kc 9s 5h 2c]``, bets 20 after the draw, seat 2 calls
+        20 with a pair of tens, and ``Dealer: returns 20 to Seat 2``: O209.
+
+    Source:
+        R-JB 11 ("if you call the opener's bet and cannot beat openers, you will not
+        get your bet back"), H-23.11.
+    """
+
+    code = "O209"
+    name = "refund-to-weak-caller"
+    severity = Severity.MINOR
+    source = "R-JB 11, H-23.11"
+    summary = "A caller of the opener's after-draw bet who cannot beat openers got it back."
+
+    def check(self, ctx: HandContext) -> Iterator[Result]:
+        if not judged(ctx):
+            return
+        replay = ctx.replay
+        # A false opener found at the showdown is no longer the opener, but its bet is
+        # still "the opener's bet" its callers called.
+        opener = replay.opener if replay.opener is not None else replay.original_opener
+        if opener is None:
+            return
+        callers: dict[int, int] = {}  # seat -> index of its call of the opener's bet
+        bettor: int | None = None
+        for step in replay.steps:
+            a = step.action
+            if step.street is Street.AFTER_DRAW and a.actor is Actor.SEAT:
+                if a.verb in _SETS_BET:
+                    bettor = a.seat
+                elif a.verb is Verb.CALLS and bettor == opener and a.seat is not None:
+                    callers.setdefault(a.seat, a.index)
+            if a.verb is not Verb.RETURNS or a.seat not in callers or a.index < callers[a.seat]:
+                continue
+            yield from self._judge(ctx, opener, a.seat, -step.chips, a)
+
+    def _judge(self, ctx: HandContext, opener: int, seat: int, amount: int,
+               line: Action) -> Iterator[Result]:
+        """The return on ``line`` of ``amount`` to ``seat``, a caller of the opener."""
+        final = ctx.replay.final_hand(seat)
+        bar = _openers_bar(ctx, opener)
+        if final is None or bar is None:
+            yield ctx.unverifiable(f"refund to seat {seat}: its final hand or the opener's "
+                                   "openers are unrecorded", seat=seat)
+            return
+        cards, what = bar
+        try:
+            beats = evaluate(final) > evaluate(cards)
+        except ValueError:  # a fouled hand beats nothing, but that is D302's finding
+            return
+        if beats:
+            return
+        yield ctx.finding(
+            f"seat {seat} got {money(amount)} back after calling the opener, but its "
+            f"{cards_text(final)} ({describe(final)}) does not beat {what}",
+            action=line,
+            evidence={"returned": amount, "final": list(final), "openers": list(cards),
+                      "opener": opener},
+        )
+
+
+def _openers_bar(ctx: HandContext, opener: int) -> tuple[tuple[str, ...], str] | None:
+    """What a caller must beat, and its description: the opener's dealt hand when it was
+    openers; for a false opener, the weakest hand of the minimum pair (jacks, 4-3-2);
+    None when the opener's cards are unknown."""
+    held = had_openers(ctx, opener)
+    dealt = ctx.replay.dealt_hand(opener)
+    if held is Known.NO:
+        rank = _MINIMUM_PAIR_CHAR[ctx.openers_required]
+        weakest = (f"{rank}c", f"{rank}d", "4h", "3s", "2c")
+        return weakest, f"the minimum openers of the table ({describe(weakest)})"
+    if held is Known.YES and dealt is not None:
+        return dealt, f"seat {opener}'s openers {cards_text(dealt)} ({describe(dealt)})"
+    return None

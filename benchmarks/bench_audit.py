@@ -1,0 +1,244 @@
+"""How fast ``openers check`` audits hands, against pokerkit replaying the same hands.
+
+Hands are dealt by pokerkit itself (fixed-limit five-card draw, antes, a bet and
+four raises, 10/20), driven by random legal actions, and written in the hand log
+format; seat 1 (left of the button) always opens with jacks or better, so both
+replays agree on every turn. Then, in the same run:
+
+- pokerkit replays each hand from its recorded operations (a fresh ``State``);
+- our replay alone (``audit.replay.Replay``) replays the parsed records;
+- ``openers check`` machinery (``audit.batch.check_paths``: read + parse + replay +
+  every registered rule) audits the log files on a process pool over both cores.
+
+Run: ``.venv/bin/python benchmarks/bench_audit.py [--hands 20000] [--workers 2]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pokerkit import (
+    Automation,
+    BettingStructure,
+    Deck,
+    Opening,
+    StandardHighHand,
+    State,
+    Street,
+)
+
+from audit.batch import check_paths
+from audit.profiles import load_profile
+from audit.replay import Replay
+from ingest.parser import parse_hand
+
+RANKS = "23456789TJQKA"
+DECK = [r + s for r in RANKS for s in "cdhs"]
+AUTOMATIONS = (
+    Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.CARD_BURNING, Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING,
+)
+STACK = 100000  # cents: 1000.00, never all-in at 10/20
+Op = tuple[str, str | None]
+
+
+def new_state(players: int) -> State:
+    """Fixed-limit five-card draw: ante 1, 10/20 (in cents), a bet and four raises."""
+    return State(
+        AUTOMATIONS, Deck.STANDARD, (StandardHighHand,),
+        (Street(False, (False,) * 5, 0, False, Opening.POSITION, 1000, 5),
+         Street(True, (), 0, True, Opening.POSITION, 2000, 5)),
+        BettingStructure.FIXED_LIMIT, True, 100, (0,), 0, STACK, players,
+    )
+
+
+def _openers(cards: list[str]) -> bool:
+    counts = [sum(c[0] == r for c in cards) for r in RANKS]
+    pairs = [r for r, n in zip(RANKS, counts, strict=True) if n >= 2]
+    return len(pairs) >= 2 or max(counts) >= 3 or any(RANKS.index(r) >= 9 for r in pairs)
+
+
+def _pair_cards(cards: list[str]) -> set[str]:
+    ranks = [c[0] for c in cards]
+    return {c for c in cards if ranks.count(c[0]) >= 2}
+
+
+class Simulator:
+    """Deal one hand with pokerkit and write it in the log format."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def hand(self, number: int) -> tuple[str, int, list[Op]]:
+        rng = self.rng
+        n = rng.choice((3, 4, 5, 6))
+        while True:
+            deck = DECK[:]
+            rng.shuffle(deck)
+            if _openers(deck[:5]):
+                break
+        state = new_state(n)
+        ops: list[Op] = []
+        lines = [f"Hand: BENCH-{number}", f"Time: 2026-11-28T20:{number // 60 % 60:02d}:"
+                 f"{number % 60:02d}-08:00", f"Table: BT{number}", "Game: Jacks or Better",
+                 "Limit: 10/20", "Ante: 1", f"Button: {n}", "Openers: JJ"]
+        lines += [f"Seat {i + 1}: P-{i + 1} ({STACK // 100})" for i in range(n)]
+        lines += ["*** ANTES ***", *(f"Seat {i + 1}: antes 1" for i in range(n)), "*** DEAL ***"]
+        hands = [deck[5 * i: 5 * i + 5] for i in range(n)]
+        rest = deck[5 * n:]
+        paid = [100] * n
+        for i in range(n):
+            ops.append(("deal_hole", "".join(hands[i])))
+            state.deal_hole("".join(hands[i]))
+            lines.append(f"Seat {i + 1}: [{' '.join(hands[i])}]")
+        lines.append("*** BEFORE DRAW ***")
+        folded = self._betting(state, ops, lines, paid, 1000, opener=True)
+        if state.status and state.street_index == 1:
+            lines.append("*** DRAW ***")
+            for _ in range(n):
+                if state.actor_index is None:
+                    break
+                i = state.actor_index
+                keep = _pair_cards(hands[i]) if i == 0 else set(
+                    rng.sample(hands[i], rng.randint(2, 5)))
+                out = [c for c in hands[i] if c not in keep][:3]
+                ops.append(("stand_pat_or_discard", "".join(out)))
+                state.stand_pat_or_discard("".join(out))
+                new = [rest.pop() for _ in out]
+                if out:
+                    lines.append(f"Seat {i + 1}: discards [{' '.join(out)}] draws "
+                                 f"[{' '.join(new)}]")
+                else:
+                    lines.append(f"Seat {i + 1}: stands pat")
+                hands[i] = [c for c in hands[i] if c not in out] + new
+            while state.can_deal_hole():
+                dealee = state.hole_dealee_index
+                assert dealee is not None
+                count = len(hands[dealee]) - len(state.hole_cards[dealee])
+                cards = "".join(hands[dealee][-count:])
+                ops.append(("deal_hole", cards))
+                state.deal_hole(cards)
+            lines.append("*** AFTER DRAW ***")
+            folded = self._betting(state, ops, lines, paid, 2000, opener=False, folded=folded)
+        live = [i for i in range(n) if i not in folded]
+        lines.append("*** SHOWDOWN ***")
+        if len(live) > 1:
+            lines += [f"Seat {i + 1}: shows [{' '.join(hands[i])}]" for i in live]
+        if 0 in folded or (len(live) == 1 and live[0] == 0):
+            lines.append(f"Seat 1: shows openers [{' '.join(sorted(_pair_cards(hands[0])))}]")
+        lines += ["*** RESULT ***", f"Pot: {_money(sum(paid))}"]
+        for i in range(n):
+            won = state.stacks[i] - (STACK - paid[i])
+            if won > 0:
+                lines.append(f"Seat {i + 1}: collects {_money(won)}")
+        return "\n".join(lines), n, ops
+
+    def _betting(self, state: State, ops: list[Op], lines: list[str], paid: list[int],
+                 unit: int, opener: bool, folded: set[int] | None = None) -> set[int]:
+        folded = set() if folded is None else folded
+        rng = self.rng
+        while state.actor_index is not None:
+            i = state.actor_index
+            top = max(state.bets)
+            owed = top - state.bets[i]
+            can_raise = state.can_complete_bet_or_raise_to()
+            if opener and top == 0 and i == 0:
+                choice = "raise"
+            elif owed and rng.random() < 0.3 and state.can_fold():
+                choice = "fold"
+            elif can_raise and rng.random() < 0.25 and not (opener and top == 0):
+                choice = "raise"
+            else:
+                choice = "call"
+            if choice == "fold":
+                ops.append(("fold", None))
+                state.fold()
+                folded.add(i)
+                lines.append(f"Seat {i + 1}: folds")
+            elif choice == "raise":
+                ops.append(("complete_bet_or_raise_to", None))
+                before = state.bets[i]
+                state.complete_bet_or_raise_to()
+                paid[i] += state.bets[i] - before
+                lines.append(self._raise_line(i, top, unit, opener))
+            else:
+                ops.append(("check_or_call", None))
+                state.check_or_call()
+                paid[i] += owed
+                lines.append(f"Seat {i + 1}: calls {_money(owed)}" if owed
+                             else f"Seat {i + 1}: checks")
+        return folded
+
+    @staticmethod
+    def _raise_line(i: int, top: int, unit: int, before_draw: bool) -> str:
+        if top == 0:
+            return f"Seat {i + 1}: {'opens' if before_draw else 'bets'} {_money(unit)}"
+        return f"Seat {i + 1}: raises {_money(unit)} to {_money(top + unit)}"
+
+
+def _money(cents: int) -> str:
+    whole, frac = divmod(cents, 100)
+    return f"{whole}.{frac:02d}" if frac else str(whole)
+
+
+def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - start, value
+
+
+def main() -> None:
+    """Generate, then time pokerkit, our replay, and the full check."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=20000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    sim = Simulator(random.Random(args.seed))
+    hands = [sim.hand(k) for k in range(args.hands)]
+    texts = [h[0] for h in hands]
+    with tempfile.TemporaryDirectory() as tmp:
+        files = []
+        per_file = max(1, len(texts) // 8)
+        for f in range(0, len(texts), per_file):
+            path = Path(tmp) / f"bench_{f // per_file}.log"
+            path.write_text("\n\n".join(texts[f:f + per_file]) + "\n", encoding="utf-8")
+            files.append(str(path))
+
+        def pokerkit_replay() -> None:
+            for _, players, ops in hands:
+                state = new_state(players)
+                for name, arg in ops:
+                    method = getattr(state, name)
+                    method(arg) if arg is not None else method()
+
+        records = [parse_hand(t) for t in texts]
+        robert = load_profile("robert")
+        t_pk, _ = _timed(pokerkit_replay)
+        t_replay, _ = _timed(lambda: [Replay(r) for r in records])
+        t_parse, _ = _timed(lambda: [parse_hand(t) for t in texts])
+        t_check1, _ = _timed(lambda: check_paths(files, robert, workers=1))
+        t_check, report = _timed(lambda: check_paths(files, robert, workers=args.workers))
+    n = len(hands)
+    findings = sum(len(r.findings) for r in report.results)
+    print(f"hands: {n} ({report.hands} checked, {findings} findings, "
+          f"{len(report.problems)} unreadable)")
+    print(f"pokerkit replay:             {n / t_pk:10.0f} hands/s")
+    print(f"our replay alone (1 core):   {n / t_replay:10.0f} hands/s  "
+          f"= {t_pk / t_replay:6.1f}x pokerkit")
+    print(f"parse alone (1 core):        {n / t_parse:10.0f} hands/s")
+    print(f"openers check (1 worker):    {n / t_check1:10.0f} hands/s  "
+          f"= {t_pk / t_check1:6.1f}x pokerkit")
+    print(f"openers check ({args.workers} workers):   {n / t_check:10.0f} hands/s  "
+          f"= {t_pk / t_check:6.1f}x pokerkit")
+
+
+if __name__ == "__main__":
+    main()

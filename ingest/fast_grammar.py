@@ -1,0 +1,78 @@
+"""The line grammar of the hand log format as anchored regular expressions.
+
+Used by the columnar fast path (:mod:`ingest.fastpath`) to accept whole batches of
+lines at once. These patterns are deliberately a *subset* of what the reference
+parser (:mod:`ingest.parser`) accepts, in canonical spelling only (no leading
+zeros, seconds in ``Time``, at most 13 integer digits): a line outside them is not
+an error here, its hand is simply parsed again by the reference parser, which
+gives the record or the precise error. ``tests/ingest/test_fastpath.py`` checks
+that whatever the fast path accepts, the reference parser accepts with the same
+values.
+"""
+
+from __future__ import annotations
+
+from schemas.records import CARD_CODES, Game, Openers
+
+AMOUNT = r"\d{1,13}(?:\.\d{1,3})?"
+_CARD = "(?:" + "|".join(c.replace("?", r"\?") for c in CARD_CODES) + ")"
+CARD_LIST = rf"\[(?:{_CARD}(?: {_CARD})*)?\]"
+SEAT = r"(?:10|[1-9])"
+ALL_IN = r"(?: and is all-in)?"
+COUNT = r"[1-9]\d{0,8}"
+
+PLAYER_LINE = (
+    rf"^Seat {SEAT}: (?:{CARD_LIST}"
+    rf"|(?:antes|opens|bets|calls) {AMOUNT}{ALL_IN}"
+    rf"|raises {AMOUNT} to {AMOUNT}{ALL_IN}"
+    r"|checks|folds|declares openers|splits openers|stands pat|retrieves hand"
+    rf"|withdraws {AMOUNT}"
+    rf"|shows openers {CARD_LIST}"
+    rf"|discards {CARD_LIST} draws {CARD_LIST}"
+    rf"|draws fifth {CARD_LIST}"
+    rf"|shows {CARD_LIST}(?: \(.+\))?"
+    rf"|mucks(?: {CARD_LIST})?"
+    rf"|collects {AMOUNT}(?: from side pot {COUNT})?"
+    r")$"
+)
+DEALER_LINE = (
+    rf"^Dealer: (?:burns(?: {CARD_LIST})?|misdeal|(?:exposes|deals) {CARD_LIST} to Seat {SEAT}"
+    rf"|returns {AMOUNT} to Seat {SEAT})$"
+)
+FLOOR_LINE = (
+    rf"^Floor: (?:note .+|pot plays|pot killed|Seat {SEAT} (?:false openers|fouled hand"
+    rf"|penalty {AMOUNT}))$"
+)
+ACTION_LINE = f"(?:{PLAYER_LINE})|(?:{DEALER_LINE})|(?:{FLOOR_LINE})"
+RESULT_LINE = rf"^(?:Pot: |Rake: |Passed out: carried ){AMOUNT}$"
+
+_YEAR = r"[1-9]\d{3}"
+_2DIGIT_HOUR = r"(?:[01]\d|2[0-3])"
+TIME = (
+    rf"^{_YEAR}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T{_2DIGIT_HOUR}:[0-5]\d:[0-5]\d"
+    rf"(?:[+-]{_2DIGIT_HOUR}:[0-5]\d|Z)$"
+)
+IDENTIFIER = r"^[A-Za-z0-9._-]+$"
+# Free text as the reference parser keeps it: no control characters (where Python's and
+# the regex engine's ideas of whitespace differ), no blank at either end.
+SEAT_VALUE = rf"^([^\s\x00-\x1f\x7f](?:.*[^\s\x00-\x1f\x7f])?) \(({AMOUNT})\)$"
+# Each header key and the pattern its value must match (None: any text).
+HEADER_VALUES: dict[str, str | None] = {
+    "Hand": IDENTIFIER,
+    "Time": TIME,
+    "Room": None,
+    "Table": IDENTIFIER,
+    "Dealer": None,
+    "Game": "^(?:" + "|".join(g.value for g in Game) + ")$",
+    "Limit": rf"^{AMOUNT}/{AMOUNT}$",
+    "Ante": rf"^{AMOUNT}$",
+    "Joker": "^(?:yes|no)$",
+    "Button": rf"^{SEAT}$",
+    "Jackpot": rf"^{COUNT}$",
+    "Openers": "^(?:" + "|".join(o.value for o in Openers) + ")$",
+    "Carried": rf"^{AMOUNT}$",
+}
+REQUIRED_KEYS = ("Hand", "Time", "Table", "Game", "Limit", "Ante", "Button")
+SEAT_KEY = rf"^Seat {SEAT}$"
+# Characters that make a line go to the reference parser (see SEAT_VALUE).
+CONTROL = r"[\x00-\x08\x0a-\x1f\x7f]"

@@ -1,0 +1,131 @@
+"""Planters for the deal-sequence rules J501-J507: each changes how the next deal is set up.
+
+Most need a passed-out deal just before; while none is there, the plant asks for
+one (Stage.PREPARE: nobody opens the coming deal, which is clean play).
+"""
+
+from __future__ import annotations
+
+import random
+
+from audit.profiles import PassedOutButton, Profile
+from openers.generator.plants.base import (
+    Plant,
+    SequenceContext,
+    Stage,
+    jacks_only,
+    always,
+    on_event,
+)
+from openers.generator.players import Player
+from openers.generator.state import DealSetup, DealState, Forces, TableSettings
+from schemas.records import Openers
+
+def _anted_past_limit(setup: DealSetup, ctx: SequenceContext, profile: Profile,
+                      rng: random.Random) -> Stage:
+    """J501: the deal after the ante limit is anted anyway."""
+    limit = profile.ante_limit
+    assert limit is not None
+    if setup.jackpot <= limit:
+        return Stage.PREPARE
+    setup.ante = ctx.base_ante
+    return Stage.PLANT
+
+
+def _button_wrong(setup: DealSetup, ctx: SequenceContext, profile: Profile,
+                  rng: random.Random) -> Stage:
+    """J502: after a passed-out deal the button does the opposite of the house's rule."""
+    if not ctx.prev_passed_out or ctx.prev_button is None:
+        return Stage.PREPARE
+    occupied = sorted(setup.seats)
+    if profile.passed_out_button is PassedOutButton.MOVES:
+        if ctx.prev_button not in setup.seats:
+            return Stage.WAIT
+        setup.button = ctx.prev_button
+    else:
+        later = [s for s in occupied if s > ctx.prev_button]
+        setup.button = later[0] if later else occupied[0]
+    return Stage.PLANT if setup.button != ctx.button else Stage.WAIT
+
+
+def _wrong_openers(setup: DealSetup, ctx: SequenceContext, profile: Profile,
+                   rng: random.Random) -> Stage:
+    """J503: the deal's Openers is not the house progression's."""
+    choices = [o for o in (Openers.JJ, Openers.QQ, Openers.KK, Openers.AA) if o != setup.openers]
+    setup.openers = rng.choice(choices)
+    return Stage.PLANT
+
+
+def _carried_wrong(setup: DealSetup, ctx: SequenceContext, profile: Profile,
+                   rng: random.Random) -> Stage:
+    """J504: Carried loses (or invents) one ante's worth of chips."""
+    if not ctx.prev_passed_out:
+        return Stage.PREPARE
+    delta = max(ctx.base_ante, 100)
+    setup.carried += -delta if setup.carried > delta else delta
+    return Stage.PLANT
+
+
+def _button_kept(occupied: set[int], ctx: SequenceContext, profile: Profile) -> bool:
+    """Whether the house's button for the coming deal is the same with this seating."""
+    if profile.passed_out_button is PassedOutButton.STAYS:
+        return ctx.button in occupied
+    prev = ctx.prev_button or 0
+    later = sorted(s for s in occupied if s > prev)
+    return (later[0] if later else min(occupied)) == ctx.button
+
+
+def _empty_seats(setup: DealSetup, ctx: SequenceContext) -> list[int]:
+    return [s for s in range(1, ctx.max_seats + 1) if s not in setup.seats]
+
+
+def _moves_seat(setup: DealSetup, ctx: SequenceContext, profile: Profile,
+                rng: random.Random) -> Stage:
+    """J505: a player changes seat while antes are carried."""
+    if not ctx.prev_passed_out:
+        return Stage.PREPARE
+    for seat in rng.sample(sorted(setup.seats), len(setup.seats)):
+        for target in _empty_seats(setup, ctx):
+            occupied = (set(setup.seats) - {seat}) | {target}
+            if seat != ctx.button and _button_kept(occupied, ctx, profile):
+                trial = dict(setup.seats)
+                trial[target] = trial.pop(seat)
+                setup.seats = dict(sorted(trial.items()))
+                return Stage.PLANT
+    return Stage.WAIT
+
+
+def _joins(setup: DealSetup, ctx: SequenceContext, profile: Profile,
+           rng: random.Random) -> Stage:
+    """J506: a new player sits in while the forfeited antes are carried."""
+    if not ctx.prev_passed_out or len(setup.seats) >= 8:
+        return Stage.PREPARE if not ctx.prev_passed_out else Stage.WAIT
+    for target in _empty_seats(setup, ctx):
+        if _button_kept(set(setup.seats) | {target}, ctx, profile):
+            player = ctx.new_player()
+            assert isinstance(player, Player)
+            setup.seats = dict(sorted({**setup.seats, target: player}.items()))
+            return Stage.PLANT
+    return Stage.WAIT
+
+
+def _anted(setup: DealSetup, ctx: SequenceContext, profile: Profile,
+           rng: random.Random) -> Stage:
+    """J507 needs an anted deal."""
+    return Stage.PLANT if setup.ante > 0 else Stage.WAIT
+
+
+def _ante_limited(table: TableSettings, profile: Profile) -> bool:
+    return profile.ante_limit is not None
+
+
+PLANTS = (
+    Plant("J501", Forces(), always("J501"), applies=_ante_limited, setup=_anted_past_limit),
+    Plant("J502", Forces(), always("J502"), setup=_button_wrong),
+    Plant("J503", Forces(), always("J503"), applies=jacks_only, setup=_wrong_openers),
+    Plant("J504", Forces(), always("J504"), setup=_carried_wrong),
+    Plant("J505", Forces(), always("J505"), setup=_moves_seat),
+    Plant("J506", Forces(), always("J506"), setup=_joins),
+    Plant("J507", Forces(skip_ante_seat=True), on_event("skip_ante_seat", "J507"),
+          setup=_anted),
+)

@@ -1,0 +1,114 @@
+"""``openers check``, ``openers audit`` and ``openers rules`` through typer's CliRunner."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import duckdb
+import typer
+from typer.testing import CliRunner
+
+from audit.registry import RULES, codes
+from openers.cli import app
+from tests.audit.harness import FIXTURES
+
+runner = CliRunner()
+EXAMPLE = Path(__file__).resolve().parents[2] / "ingest" / "samples" / "spec_example.log"
+B105 = str(FIXTURES / "B105.log")
+
+
+def test_check_on_the_spec_example_is_silent() -> None:
+    result = runner.invoke(app, ["check", str(EXAMPLE)])
+    assert result.exit_code == 0, result.output
+    assert result.output == ""
+
+
+def test_check_text_is_linter_like() -> None:
+    result = runner.invoke(app, ["check", B105, "--workers", "1", "--select", "B"])
+    assert result.exit_code == 1
+    lines = [x for x in result.stdout.splitlines() if x]
+    assert lines[0].startswith("B105-overcall:28 B105 seat 1 calls 20 but owed 10")
+    assert len(lines) == 2
+
+
+def test_check_jsonl_json_and_csv_carry_the_keys() -> None:
+    keys = {"hand_id", "table", "code", "severity", "seat", "line", "message"}
+    jsonl = runner.invoke(app, ["check", B105, "--format", "jsonl", "--select", "B"])
+    rows = [json.loads(x) for x in jsonl.stdout.splitlines()]
+    assert len(rows) == 2 and all(keys <= set(r) for r in rows)
+    assert rows[0]["evidence"]["owed"] == 1000  # cents
+    as_json = json.loads(runner.invoke(app, ["check", B105, "--format", "json", "--select", "B"]).stdout)
+    assert as_json == rows
+    table = list(csv.DictReader(io.StringIO(
+        runner.invoke(app, ["check", B105, "--format", "csv", "--select", "B"]).stdout)))
+    assert [r["code"] for r in table] == ["B105", "B105"] and keys <= set(table[0])
+
+
+def test_select_and_ignore() -> None:
+    files = [str(FIXTURES / "B101.log"), B105]
+    only = runner.invoke(app, ["check", *files, "--select", "B105", "--format", "jsonl"])
+    assert {json.loads(x)["code"] for x in only.stdout.splitlines()} == {"B105"}
+    rest = runner.invoke(app, ["check", *files, "--select", "B", "--ignore", "b105",
+                               "--format", "jsonl"])
+    assert {json.loads(x)["code"] for x in rest.stdout.splitlines()} == {"B101"}
+
+
+def test_house_profile_file(tmp_path: Path) -> None:
+    house = tmp_path / "house.toml"
+    house.write_text('extends = "robert"\ncap_raises = false\nseverity = { B105 = "minor" }\n')
+    b101 = runner.invoke(app, ["check", str(FIXTURES / "B101.log"), "--profile", str(house),
+                               "--select", "B"])
+    assert b101.exit_code == 0, b101.output
+    b105 = runner.invoke(app, ["check", B105, "--profile", str(house), "--format", "jsonl",
+                               "--select", "B105"])
+    assert {json.loads(x)["severity"] for x in b105.stdout.splitlines()} == {"minor"}
+
+
+def test_usage_and_input_errors_exit_2(tmp_path: Path) -> None:
+    assert runner.invoke(app, ["check", str(tmp_path / "missing*.log")]).exit_code == 2
+    assert runner.invoke(app, ["check", B105, "--profile", "nope"]).exit_code == 2
+    assert runner.invoke(app, ["check", B105, "--select", "Z9"]).exit_code == 2
+    assert runner.invoke(app, ["check", B105, "--format", "xml"]).exit_code == 2
+    bad = tmp_path / "bad.log"
+    bad.write_text(EXAMPLE.read_text().replace("[Kd Kc 7s", "[Kd Kx 7s") + "\n\n"
+                   + (FIXTURES / "B105.log").read_text())
+    result = runner.invoke(app, ["check", str(bad)])
+    assert result.exit_code == 2
+    assert "B105-overcall" in result.stdout and "bad.log:" in result.stderr
+
+
+def test_rules_lists_and_explains_every_code() -> None:
+    listing = runner.invoke(app, ["rules"], env={"COLUMNS": "200"})
+    assert listing.exit_code == 0
+    for code in codes():
+        assert code in listing.stdout and RULES[code].name in listing.stdout
+        text = runner.invoke(app, ["rules", code.lower()]).stdout
+        assert text.startswith(f"{code} {RULES[code].name}")
+        for section in ("What it does:", "Why it matters:", "Example:", "Source:"):
+            assert section in text
+    assert runner.invoke(app, ["rules", "Z999"]).exit_code == 2
+
+
+def test_every_audit_option_is_documented() -> None:
+    group = typer.main.get_command(app)
+    commands = getattr(group, "commands", {})
+    for name in ("check", "audit", "rules"):
+        command = commands[name]
+        assert command.help, name
+        for param in command.params:
+            assert getattr(param, "help", None), f"{name} {param.name} has no help"
+
+
+def test_audit_command_writes_the_store(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    assert runner.invoke(app, ["ingest", B105, "--db", str(db)]).exit_code == 0
+    for _ in range(2):
+        result = runner.invoke(app, ["audit", "--db", str(db), "--workers", "1", "--select", "B"])
+        assert result.exit_code == 0, result.output
+        assert "2 finding(s)" in result.stdout
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT count(*) FROM findings").fetchall() == [(2,)]
+    con.close()

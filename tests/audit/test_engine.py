@@ -1,0 +1,95 @@
+"""The engine: suppression of general findings, deal sequences, rule errors, the pool."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+from audit.batch import check_paths, plan_batches
+from audit.engine import audit_hand, audit_sequences, sequence_pairs, suppress
+from audit.profiles import load_profile
+from audit.rule import HandContext, Result, Rule, SequenceContext, SequenceRule
+from ingest.parser import parse_hand
+from schemas.findings import Finding, Severity
+from tests.audit.harness import FIXTURES, read_fixture
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "ingest" / "samples" / "spec_example.log"
+
+
+def _finding(code: str, line: int = 1, seat: int = 1, pot: int = 0, hand: str = "H") -> Finding:
+    return Finding(code=code, name="x-y", severity=Severity.MAJOR, hand_id=hand, table_id="T",
+                   line=line, seat=seat, message="m", evidence={"pot": pot}, source="-")
+
+
+def test_special_findings_suppress_general_ones() -> None:
+    kept = suppress([
+        _finding("B107", line=27, seat=2), _finding("B105", line=27, seat=2),
+        _finding("B105", line=30, seat=3), _finding("B106", line=35, seat=2),
+        _finding("B106", line=35, seat=3), _finding("P403", pot=1), _finding("P401", pot=1),
+        _finding("P401", pot=0), _finding("O204"), _finding("O205", line=9),
+        _finding("O208", seat=4), _finding("O202", seat=4), _finding("O202", seat=5),
+    ])
+    assert sorted((f.code, f.line, f.seat, f.evidence["pot"]) for f in kept) == [
+        ("B105", 30, 3, 0), ("B106", 35, 3, 0), ("B107", 27, 2, 0), ("O202", 1, 5, 0),
+        ("O204", 1, 1, 0), ("O208", 1, 4, 0), ("P401", 1, 1, 0), ("P403", 1, 1, 1)]
+
+
+class _Crashes(Rule):
+    code = "B199"
+    name = "always-crashes"
+    severity = Severity.MINOR
+    source = "-"
+    summary = "test"
+
+    def check(self, ctx: HandContext) -> Iterator[Result]:
+        raise RuntimeError("boom")
+
+
+def test_a_crashing_rule_is_reported_not_fatal() -> None:
+    record = parse_hand(EXAMPLE.read_text())
+    result = audit_hand(record, load_profile("robert"), [_Crashes()])
+    assert result.findings == [] and "internal error in B199" in result.unverifiable[0].reason
+
+
+class _SeesPairs(SequenceRule):
+    code = "J599"
+    name = "sees-pairs"
+    severity = Severity.MINOR
+    source = "-"
+    summary = "test"
+
+    def check(self, ctx: SequenceContext) -> Iterator[Result]:
+        assert ctx.previous.time < ctx.current.time
+        assert ctx.previous_replay.record is ctx.previous
+        yield ctx.finding(f"after {ctx.previous.hand_id}", line=ctx.current.first_line)
+
+
+def test_sequences_pair_consecutive_deals_of_each_table_by_time() -> None:
+    base = parse_hand(EXAMPLE.read_text())
+    deals = [
+        base.model_copy(update={"hand_id": f"H{i}", "table_id": table,
+                                "time": base.time + timedelta(minutes=minute)})
+        for i, (table, minute) in enumerate([("T1", 5), ("T2", 1), ("T1", 0), ("T1", 9)])
+    ]
+    pairs = [(a.hand_id, b.hand_id) for a, b in sequence_pairs(deals)]
+    assert sorted(pairs) == [("H0", "H3"), ("H2", "H0")]
+    results = audit_sequences(deals, load_profile("robert"), [_SeesPairs()])
+    assert {(r.hand_id, r.findings[0].message) for r in results} == {
+        ("H0", "after H2"), ("H3", "after H0")}
+
+
+def test_pool_and_batches_give_the_same_results_as_one_process(tmp_path: Path) -> None:
+    text = "\n\n".join(h.text for h in read_fixture(FIXTURES / "B101.log"))
+    big = tmp_path / "big.log"
+    big.write_text("# header comment\n\n" + text + "\n")
+    batches = list(plan_batches([big], batch_hands=2))
+    assert [b.start_line for b in batches] == [3, 111, 211]
+    betting = load_profile("robert").with_selection(select=["B"])
+    one = check_paths([big], betting, workers=1, batch_hands=100)
+    two = check_paths([big], betting, workers=2, batch_hands=2)
+    assert one.hands == two.hands == 6
+    assert [f.model_dump() for r in one.results for f in r.findings] == [
+        f.model_dump() for r in two.results for f in r.findings]
+    assert [f.line for r in two.results for f in r.findings] == [
+        31 + 4 - 2, 188 + 4 - 2, 232 + 4 - 2]

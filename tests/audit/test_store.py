@@ -1,0 +1,52 @@
+"""The audit layer of the store: findings replace earlier ones, views are public."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from audit.profiles import load_profile
+from audit.store import audit_store
+from ingest.load import ingest_paths
+from schemas.store import connect
+from tests.audit.harness import FIXTURES
+
+
+def _store(tmp_path: Path) -> duckdb.DuckDBPyConnection:
+    db = tmp_path / "s.duckdb"
+    ingest_paths([str(FIXTURES / "B105.log"), str(FIXTURES / "B106.log")], str(db))
+    return connect(db)
+
+
+def _count(con: duckdb.DuckDBPyConnection, sql: str) -> int:
+    row = con.execute(sql).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_audit_store_writes_and_reaudit_replaces(tmp_path: Path) -> None:
+    con = _store(tmp_path)
+    robert = load_profile("robert").with_selection(select=["B"])
+    first = audit_store(con, robert, workers=1)
+    assert (first.hands, first.findings) == (6, 3)
+    again = audit_store(con, robert, workers=1)
+    assert again == first
+    assert _count(con, "SELECT count(*) FROM findings") == 3
+    assert _count(con, "SELECT count(*) FROM audit_hands") == 6
+    row = con.execute(
+        "SELECT code, severity, table_id, line, seat, evidence->>'owed', source FROM findings "
+        "WHERE hand_id = 'B105-overcall'").fetchone()
+    assert row == ("B105", "major", "B105-overcall-T", 28, 1, "1000", "—")
+
+
+def test_audit_of_some_hands_touches_only_them(tmp_path: Path) -> None:
+    con = _store(tmp_path)
+    betting = load_profile("robert").with_selection(select=["B"])
+    audit_store(con, betting, workers=1)
+    quiet = betting.with_selection(ignore=["B105"])
+    summary = audit_store(con, quiet, ["B105-overcall"], workers=1)
+    assert (summary.hands, summary.findings) == (1, 0)
+    assert _count(con, "SELECT count(*) FROM findings WHERE code = 'B105'") == 1
+    profiles = dict(con.execute("SELECT hand_id, profile FROM audit_hands").fetchall())
+    assert profiles["B105-overcall"] == "robert" and len(profiles) == 6

@@ -1,0 +1,108 @@
+"""A small generated store, built once per test process through the real pipeline.
+
+The generator writes a few days of hands with planted violations, unrecorded cards
+and broken hands; ``openers ingest`` and ``openers audit`` store and judge them.
+Each test gets its own review file; nothing writes the store after it is built.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from openers.generator import GenerateConfig, generate
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "dashboards" / "app.py"
+OPENERS = [str(Path(sys.executable).with_name("openers"))]
+
+
+def openers(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run an ``openers`` command of the real CLI."""
+    return subprocess.run(
+        [*OPENERS, *args], capture_output=True, text=True, cwd=ROOT, timeout=300, check=False
+    )
+
+
+def build_store(directory: Path, hands: int, tables: int, seed: int) -> Path:
+    """Generate ``hands`` hands, ingest and audit them into ``directory/openers.duckdb``."""
+    generate(
+        GenerateConfig(
+            hands=hands,
+            tables=tables,
+            seed=seed,
+            violations=0.08,
+            unrecorded_share=0.03,
+            broken_share=0.01,
+        ),
+        directory / "generated",
+    )
+    store = directory / "openers.duckdb"
+    for step in (
+        ("ingest", str(directory / "generated" / "logs"), "--db", str(store)),
+        ("audit", "--db", str(store)),
+    ):
+        done = openers(*step)
+        assert done.returncode == 0, done.stdout + done.stderr
+    return store
+
+
+@pytest.fixture(scope="session")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shared small store (read-only for every test)."""
+    return build_store(tmp_path_factory.mktemp("store"), hands=1500, tables=4, seed=7)
+
+
+@pytest.fixture
+def reviews_file(tmp_path: Path) -> Path:
+    """A fresh review file for one test."""
+    return tmp_path / "openers.reviews.sqlite"
+
+
+@pytest.fixture
+def app_env(store: Path, reviews_file: Path) -> Iterator[None]:
+    """Point the app at the store and the test's review file."""
+    saved = {k: os.environ.get(k) for k in ("OPENERS_DB", "OPENERS_REVIEWS")}
+    os.environ["OPENERS_DB"] = str(store)
+    os.environ["OPENERS_REVIEWS"] = str(reviews_file)
+    yield
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+def open_page(page: str, query_params: dict[str, str] | None = None) -> AppTest:
+    """Run the app, switch to ``page`` (module name) and run it; fail on any exception."""
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    if page != "overview":
+        at.switch_page(f"views/{page}.py")
+        for key, value in (query_params or {}).items():
+            at.query_params[key] = value
+        at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def sql(store: Path, query: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
+    """Ask the store directly (read-only), to compare with what a page shows."""
+    con = duckdb.connect(str(store), read_only=True)
+    try:
+        return con.execute(query, params or []).fetchall()
+    finally:
+        con.close()
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    """The page's metrics by label."""
+    return {m.label: m.value for m in at.metric}

@@ -1,0 +1,141 @@
+"""Every page in headless Chromium, served by ``openers dashboard`` on a generated store."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dashboards import reviews
+from tests.dashboards.conftest import OPENERS, ROOT, sql
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not Path(CHROMIUM).exists(), reason=f"Debian chromium is not installed ({CHROMIUM})"
+    ),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def server(store: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """``openers dashboard`` on the store, on a free localhost port; yields (url, reviews)."""
+    port = _free_port()
+    review_file = tmp_path / "openers.reviews.sqlite"
+    log = (tmp_path / "server.log").open("w")
+    # Its own session, so the Streamlit child goes down with it.
+    proc = subprocess.Popen(
+        [*OPENERS, "dashboard", "--db", str(store), "--port", str(port),
+         "--reviews", str(review_file)],
+        stdout=log, stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+                    if reply.status == 200:
+                        break
+            except OSError:
+                pass
+            assert proc.poll() is None, (tmp_path / "server.log").read_text()
+            assert time.monotonic() < deadline, "the dashboard did not start"
+            time.sleep(0.3)
+        yield url, review_file
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+        log.close()
+
+
+def _settle(page: object) -> None:
+    """Wait until the script run is over and tables and charts have drawn."""
+    page.wait_for_load_state("networkidle")  # type: ignore[attr-defined]
+    page.locator("[data-testid='stStatusWidget']").wait_for(  # type: ignore[attr-defined]
+        state="hidden", timeout=30_000
+    )
+    page.wait_for_timeout(1500)  # type: ignore[attr-defined]
+
+
+# page path ("" is the default page, Overview), title, a text that must be on it
+PAGES = (
+    ("", "Overview", "Hands audited"),
+    ("findings", "Findings", "findings"),
+    ("hand", "Hand", "Raw log"),
+    ("tables", "Tables", "Deals"),
+    ("dealers", "Dealers", "Room average"),
+    ("players", "Players", "Findings naming the seat"),
+    ("data-quality", "Data quality", "Quarantined items"),
+)
+
+
+def test_every_page_in_chromium(server: tuple[str, Path], store: Path) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    url, review_file = server
+    hand_id = sql(store, "SELECT hand_id FROM findings ORDER BY severity, hand_id LIMIT 1")[0][0]
+    (audited,) = sql(store, "SELECT count(*) FROM audit_hands")[0]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1500, "height": 1100})
+        try:
+            for path, title, marker in PAGES:
+                target = f"{url}/{path}" + (f"?hand_id={hand_id}" if path == "hand" else "")
+                page.goto(target)
+                page.get_by_role("heading", name=title, exact=True).wait_for(timeout=30_000)
+                page.get_by_text(marker).first.wait_for(timeout=30_000)
+                _settle(page)
+                assert not page.locator("[data-testid='stException']").count(), path
+                assert not page.get_by_text("Page not found").count(), path
+                if path == "":
+                    assert page.get_by_text(f"{audited:,}", exact=True).count()
+                if path == "hand":
+                    assert page.locator(".op-card").count() > 0
+                    assert page.locator(".op-raw-bad").count() > 0
+                shot = SHOTS / f"{path or 'overview'}.png"
+                page.screenshot(path=str(shot), full_page=True)
+                print(f"screenshot: {shot}")
+
+            # A review saved through the UI lands in the review file.
+            page.goto(f"{url}/findings")
+            page.get_by_label("Reviewer").first.fill("browser officer")
+            page.get_by_label("Note").first.fill("seen on the floor video")
+            page.get_by_role("button", name="Save decision").first.click()
+            page.get_by_text("by browser officer").first.wait_for(timeout=30_000)
+            shot = SHOTS / "findings-reviewed.png"
+            page.screenshot(path=str(shot), full_page=True)
+            print(f"screenshot: {shot}")
+        finally:
+            browser.close()
+    latest = reviews.latest(review_file)
+    assert latest[["reviewer", "note", "review_status"]].values.tolist() == [
+        ["browser officer", "seen on the floor video", "confirmed"]
+    ]

@@ -1,0 +1,210 @@
+"""Every page on a small generated store: what it shows matches DuckDB on the same store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dashboards import reviews
+from dashboards.hand_view import money
+from tests.dashboards.conftest import metrics, open_page, sql
+
+pytestmark = pytest.mark.usefixtures("app_env")
+
+
+def _texts(at: object) -> str:
+    return "\n".join(m.value for m in at.markdown)  # type: ignore[attr-defined]
+
+
+def test_overview_figures(store: Path) -> None:
+    at = open_page("overview")
+    shown = metrics(at)
+    (audited,) = sql(store, "SELECT count(*) FROM audit_hands")[0]
+    severities = dict(sql(store, "SELECT severity, count(*) FROM findings GROUP BY ALL"))
+    (unverified,) = sql(store, "SELECT count(DISTINCT hand_id) FROM unverifiable")[0]
+    assert audited > 0 and sum(severities.values()) > 0
+    assert shown["Hands audited"] == f"{audited:,}"
+    assert shown["Findings"] == f"{sum(severities.values()):,}"
+    for severity in ("critical", "major", "minor"):
+        assert shown[severity.title()] == f"{severities.get(severity, 0):,}"
+    assert shown["Fully verified hands"] == f"{(audited - unverified) / audited:.1%}"
+    top_code = sql(store, "SELECT code FROM findings GROUP BY code ORDER BY count(*) DESC, code")
+    codes = at.dataframe[0].value
+    assert codes["code"].iloc[0] == top_code[0][0]
+    runs = sql(store, "SELECT status FROM runs ORDER BY run_id DESC LIMIT 1")
+    last_run = [e.value for e in (*at.success, *at.warning, *at.error) if "Last run" in e.value]
+    if runs:
+        assert last_run and f"**{runs[0][0]}**" in last_run[0]
+    else:
+        assert not last_run
+        assert any("No nightly run" in i.value for i in at.info)
+
+
+def test_findings_queue_filters_and_counts(store: Path) -> None:
+    at = open_page("findings")
+    (total,) = sql(store, "SELECT count(*) FROM findings")[0]
+    assert f"**{total:,} findings** match" in _texts(at)
+    assert len(at.dataframe[0].value) == min(total, 2000)
+
+    table, _count = sql(
+        store, "SELECT table_id, count(*) FROM findings GROUP BY ALL ORDER BY 2 DESC LIMIT 1"
+    )[0]
+    at.multiselect(key="f_tables").set_value([table]).run()
+    at.multiselect(key="f_severities").set_value(["critical", "major"]).run()
+    (expected,) = sql(
+        store,
+        "SELECT count(*) FROM findings WHERE table_id = ? AND severity IN ('critical', 'major')",
+        [table],
+    )[0]
+    assert f"**{expected:,} findings** match" in _texts(at)
+    queue = at.dataframe[0].value
+    assert set(queue["table_id"]) <= {table}
+    assert set(queue["severity"]) <= {"critical", "major"}
+    # Sorted by severity, descending, by default.
+    ranks = [{"critical": 2, "major": 1, "minor": 0}[s] for s in queue["severity"]]
+    assert ranks == sorted(ranks, reverse=True)
+    # Every row links to its hand.
+    assert all(link.endswith(h) for link, h in zip(queue["link"], queue["hand_id"], strict=True))
+
+
+def test_review_from_the_queue(store: Path, reviews_file: Path) -> None:
+    at = open_page("findings")
+    key = at.selectbox(key="f_review_pick").value
+    at.text_input(key="queue-review-reviewer").input("ana")
+    at.text_area(key="queue-review-note").input("checked the video")
+    at.radio(key="queue-review-decision").set_value("dismissed")
+    at.button[-1].click().run()
+    assert not at.exception
+    assert any("unreviewed → dismissed by ana" in s.value for s in at.success)
+    latest = reviews.latest(reviews_file)
+    assert latest[["finding_key", "review_status", "reviewer"]].values.tolist() == [
+        [key, "dismissed", "ana"]
+    ]
+    at.multiselect(key="f_statuses").set_value(["dismissed"]).run()
+    queue = at.dataframe[0].value
+    assert queue["finding_key"].tolist() == [key]
+    assert queue[["review_status", "reviewer", "decisions"]].values.tolist() == [
+        ["dismissed", "ana", 1]
+    ]
+
+
+def test_hand_replayer(store: Path, reviews_file: Path) -> None:
+    hand_id, pot, n_actions = sql(
+        store,
+        "SELECT h.hand_id, h.pot, h.n_actions FROM hands h JOIN findings f USING (hand_id)"
+        " WHERE f.action_index IS NOT NULL AND f.code <> 'P402'"
+        " AND hand_id NOT IN (SELECT hand_id FROM findings WHERE code = 'P402')"
+        " ORDER BY f.severity, h.hand_id LIMIT 1",
+    )[0]
+    codes = sql(
+        store, "SELECT code, source FROM findings WHERE hand_id = ? ORDER BY code", [hand_id]
+    )
+    at = open_page("hand", {"hand_id": hand_id})
+    slider = at.slider(key="h_step")
+    assert slider.max == n_actions and slider.value == n_actions
+    text = _texts(at)
+    assert f"**Pot {money(pot)}**" in text
+    for code, _source in codes:
+        assert code in text
+    # The offending line is highlighted in the replay and in the raw log.
+    html = "\n".join(h.proto.body for h in at.get("html"))
+    assert "op-bad" in html and "op-raw-bad" in html
+    assert "★JKR" in html or "op-card" in html
+    # Step back to the first line: the pot is what the first line put in.
+    slider.set_value(1).run()
+    assert not at.exception
+    # A decision saved on the hand page shows in its history.
+    at.text_input(key="hand-review-0-reviewer").input("bo")
+    at.button[0].click().run()
+    assert reviews.latest(reviews_file)["reviewer"].tolist() == ["bo"]
+    assert any(
+        df.value.columns.tolist()[:3] == ["code", "action_index", "seat"] for df in at.dataframe
+    )
+
+
+def test_hand_unknown_id_is_reported() -> None:
+    at = open_page("hand", {"hand_id": "NO-SUCH-HAND"})
+    assert any("No hand `NO-SUCH-HAND`" in w.value for w in at.warning)
+
+
+def test_tables_page_sequence(store: Path) -> None:
+    at = open_page("tables")
+    table = at.selectbox(key="t_table").value
+    day = at.selectbox(key="t_day").value
+    (deals, passed) = sql(
+        store,
+        "SELECT count(*), count(carried_out) FROM hands WHERE table_id = ?"
+        " AND CAST(timezone('UTC', time) + to_minutes(utc_offset_minutes) AS DATE) = ?",
+        [table, day],
+    )[0]
+    shown = metrics(at)
+    assert shown["Deals"] == f"{deals:,}" and shown["Passed out"] == f"{passed:,}"
+    (sequence,) = sql(
+        store,
+        "SELECT count(*) FROM findings f JOIN hands h USING (hand_id) WHERE f.code LIKE 'J%'"
+        " AND h.table_id = ?"
+        " AND CAST(timezone('UTC', h.time) + to_minutes(h.utc_offset_minutes) AS DATE) = ?",
+        [table, day],
+    )[0]
+    assert shown["Sequence findings"] == str(sequence)
+    assert len(at.dataframe[0].value) == deals
+
+
+def test_dealers_rates(store: Path) -> None:
+    at = open_page("dealers")
+    rates = at.dataframe[0].value.set_index("dealer_id")
+    expected = sql(
+        store,
+        "SELECT coalesce(h.dealer_id, '(none)'), count(DISTINCT h.hand_id), count(f.code)"
+        " FROM hands h LEFT JOIN findings f USING (hand_id) GROUP BY ALL",
+    )
+    assert len(rates) == len(expected)
+    for dealer, hands, found in expected:
+        assert rates.loc[dealer, "hands"] == hands
+        assert rates.loc[dealer, "findings"] == found
+        assert rates.loc[dealer, "per_1000"] == pytest.approx(found * 1000 / hands, abs=0.01)
+    (all_hands, all_findings) = sql(
+        store, "SELECT count(*), (SELECT count(*) FROM findings) FROM hands"
+    )[0]
+    assert metrics(at)["Room average"].startswith(f"{all_findings * 1000 / all_hands:.2f}")
+
+
+def test_players_stats(store: Path) -> None:
+    at = open_page("players")
+    player = at.selectbox(key="p_player").value
+    (hands,) = sql(store, "SELECT count(*) FROM stg_seats WHERE player_id = ?", [player])[0]
+    (opens, splits, pots) = sql(
+        store,
+        "SELECT count(*) FILTER (WHERE verb = 'opens'),"
+        " count(*) FILTER (WHERE verb = 'splits openers'),"
+        " count(DISTINCT hand_id) FILTER (WHERE verb = 'collects')"
+        " FROM actions WHERE player_id = ?",
+        [player],
+    )[0]
+    (named,) = sql(
+        store,
+        "SELECT count(*) FROM findings f JOIN stg_seats s USING (hand_id)"
+        " WHERE s.seat = f.seat AND s.player_id = ?",
+        [player],
+    )[0]
+    shown = metrics(at)
+    assert shown["Hands"] == f"{hands:,}" and hands > 0
+    assert shown["Opens"] == f"{opens:,}"
+    assert shown["Split openers"] == f"{splits:,}"
+    assert shown["Pots won"] == f"{pots:,}"
+    assert shown["Findings naming the seat"] == f"{named:,}"
+
+
+def test_data_quality(store: Path) -> None:
+    at = open_page("data_quality")
+    (quarantined,) = sql(store, "SELECT count(*) FROM quarantine")[0]
+    (runs,) = sql(store, "SELECT count(*) FROM runs")[0]
+    assert metrics(at)["Quarantined items"] == f"{quarantined:,}"
+    assert quarantined > 0 and runs > 0
+    assert len(at.dataframe[-1].value) == runs
+    if quarantined:
+        kind = sql(store, "SELECT kind FROM quarantine ORDER BY kind LIMIT 1")[0][0]
+        at.selectbox(key="q_kind").set_value(kind).run()
+        (of_kind,) = sql(store, "SELECT count(*) FROM quarantine WHERE kind = ?", [kind])[0]
+        assert len(at.dataframe[1].value) == min(of_kind, 1000)
