@@ -26,6 +26,14 @@ from audit.rules.d305_discards_and_draws_differ import DiscardsAndDrawsDiffer
 from audit.rules.d306_exposed_card_mishandled import ExposedCardMishandled
 from audit.rules.d307_duplicate_or_impossible_card import DuplicateOrImpossibleCard
 from audit.rules.d308_discard_taken_back import DiscardTakenBack
+from audit.rules.j501_ante_limit_exceeded import AnteLimitExceeded
+from audit.rules.j502_button_wrong_after_passed_out import ButtonWrongAfterPassedOut
+from audit.rules.j503_wrong_openers_requirement import WrongOpenersRequirement
+from audit.rules.j504_carried_chips_lost_or_invented import CarriedChipsLostOrInvented
+from audit.rules.j505_seat_change_with_antes_carried import SeatChangeWithAntesCarried
+from audit.rules.j506_ineligible_player_dealt_in import IneligiblePlayerDealtIn
+from audit.rules.j507_missing_ante_or_fattener import MissingAnteOrFattener
+from audit.rules.j508_unproven_opener_not_penalised import UnprovenOpenerNotPenalised
 from audit.rules.o201_false_openers_not_caught import FalseOpenersNotCaught
 from audit.rules.o202_unproven_opener_paid import UnprovenOpenerPaid
 from audit.rules.o203_illegal_opener_withdrawal import IllegalOpenerWithdrawal
@@ -59,6 +67,14 @@ RULES: Mapping[str, type[Rule] | type[SequenceRule]] = {
     "D306": ExposedCardMishandled,
     "D307": DuplicateOrImpossibleCard,
     "D308": DiscardTakenBack,
+    "J501": AnteLimitExceeded,
+    "J502": ButtonWrongAfterPassedOut,
+    "J503": WrongOpenersRequirement,
+    "J504": CarriedChipsLostOrInvented,
+    "J505": SeatChangeWithAntesCarried,
+    "J506": IneligiblePlayerDealtIn,
+    "J507": MissingAnteOrFattener,
+    "J508": UnprovenOpenerNotPenalised,
     "O201": FalseOpenersNotCaught,
     "O202": UnprovenOpenerPaid,
     "O203": IllegalOpenerWithdrawal,

@@ -54,7 +54,7 @@ def new_state(players: int) -> State:
     return State(
         AUTOMATIONS, Deck.STANDARD, (StandardHighHand,),
         (Street(False, (False,) * 5, 0, False, Opening.POSITION, 1000, 5),
-         Street(True, (), 0, True, Opening.POSITION, 2000, 5)),
+         Street(False, (), 0, True, Opening.POSITION, 2000, 5)),
         BettingStructure.FIXED_LIMIT, True, 100, (0,), 0, STACK, players,
     )
 
@@ -92,6 +92,7 @@ class Simulator:
         lines += [f"Seat {i + 1}: P-{i + 1} ({STACK // 100})" for i in range(n)]
         lines += ["*** ANTES ***", *(f"Seat {i + 1}: antes 1" for i in range(n)), "*** DEAL ***"]
         hands = [deck[5 * i: 5 * i + 5] for i in range(n)]
+        openers = sorted(_pair_cards(hands[0]))
         rest = deck[5 * n:]
         paid = [100] * n
         for i in range(n):
@@ -102,10 +103,9 @@ class Simulator:
         folded = self._betting(state, ops, lines, paid, 1000, opener=True)
         if state.status and state.street_index == 1:
             lines.append("*** DRAW ***")
-            for _ in range(n):
-                if state.actor_index is None:
-                    break
-                i = state.actor_index
+            while state.can_stand_pat_or_discard():
+                i = state.stand_patter_or_discarder_index
+                assert i is not None
                 keep = _pair_cards(hands[i]) if i == 0 else set(
                     rng.sample(hands[i], rng.randint(2, 5)))
                 out = [c for c in hands[i] if c not in keep][:3]
@@ -132,7 +132,7 @@ class Simulator:
         if len(live) > 1:
             lines += [f"Seat {i + 1}: shows [{' '.join(hands[i])}]" for i in live]
         if 0 in folded or (len(live) == 1 and live[0] == 0):
-            lines.append(f"Seat 1: shows openers [{' '.join(sorted(_pair_cards(hands[0])))}]")
+            lines.append(f"Seat 1: shows openers [{' '.join(openers)}]")
         lines += ["*** RESULT ***", f"Pot: {_money(sum(paid))}"]
         for i in range(n):
             won = state.stacks[i] - (STACK - paid[i])

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from schemas.records import CARD_CODES, Game, Openers
 
-AMOUNT = r"\d{1,13}(?:\.\d{1,3})?"
+AMOUNT = r"\d{1,13}(?:\.\d{1,2})?"
 _CARD = "(?:" + "|".join(c.replace("?", r"\?") for c in CARD_CODES) + ")"
 CARD_LIST = rf"\[(?:{_CARD}(?: {_CARD})*)?\]"
 SEAT = r"(?:10|[1-9])"

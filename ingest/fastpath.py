@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import polars as pl
 
 from ingest import fast_grammar as g
@@ -68,18 +69,26 @@ def _cards(inner: pl.Expr) -> pl.Expr:
 def _lines(texts: Sequence[str], first_lines: Sequence[int]) -> pl.DataFrame:
     """One row per kept line: hand position, file line, text (right-stripped)."""
     parts = [t.split("\n") for t in texts]
-    counts = pl.Series([len(p) for p in parts], dtype=pl.Int64)
+    counts = np.fromiter((len(p) for p in parts), dtype=np.int64, count=len(parts))
     flat = [line for p in parts for line in p]
-    idx = pl.int_range(len(texts), dtype=pl.Int32, eager=True).repeat_by(counts).explode()
-    frame = pl.DataFrame({"idx": idx, "raw": pl.Series(flat, dtype=pl.String)})
-    firsts = pl.Series(first_lines, dtype=pl.Int32).repeat_by(counts).explode()
-    frame = frame.with_columns(
-        line=(firsts + pl.int_range(pl.len(), dtype=pl.Int32).over("idx").to_physical()),
-    )
+    starts = np.repeat(np.cumsum(counts) - counts, counts)
+    firsts = np.repeat(np.asarray(first_lines, dtype=np.int64), counts)
+    frame = pl.DataFrame({
+        "idx": np.repeat(np.arange(len(texts), dtype=np.int32), counts),
+        "line": (firsts + np.arange(len(flat)) - starts).astype(np.int32),
+        "raw": pl.Series(flat, dtype=pl.String),
+    })
     text = pl.col("raw").str.strip_chars_end()
     frame = frame.with_columns(text=text, bad=pl.col("raw").str.contains(g.CONTROL))
     skip = (pl.col("text") == "") | pl.col("text").str.strip_chars_start().str.starts_with("#")
     return frame.filter(~skip).drop("raw")
+
+
+def _position_in_hand(idx: pl.Series) -> np.ndarray:
+    """0, 1, 2... within each run of equal ``idx`` (the frame is sorted by idx)."""
+    values = idx.to_numpy()
+    return np.arange(len(values), dtype=np.int32) - np.searchsorted(values, values).astype(
+        np.int32)
 
 
 def parse_columns(texts: Sequence[str], first_lines: Sequence[int]) -> FastBatch:
@@ -90,8 +99,14 @@ def parse_columns(texts: Sequence[str], first_lines: Sequence[int]) -> FastBatch
         sec=pl.when(is_section).then(
             pl.col("text").replace_strict(_SECTION_IDS, default=-1, return_dtype=pl.Int8)),
         is_section=is_section,
-    ).with_columns(cur=pl.col("sec").forward_fill().over("idx"))
-    frame = frame.with_columns(prev=pl.col("cur").shift(1).over("idx"))
+    )
+    # Forward fill and shift within each hand, without window functions: fill over the
+    # whole (idx-sorted) frame, then drop what came from another hand.
+    sec_idx = pl.when(pl.col("is_section")).then(pl.col("idx")).forward_fill()
+    frame = frame.with_columns(
+        cur=pl.when(sec_idx == pl.col("idx")).then(pl.col("sec").forward_fill()))
+    frame = frame.with_columns(
+        prev=pl.when(pl.col("idx").shift(1) == pl.col("idx")).then(pl.col("cur").shift(1)))
     sections = frame.filter("is_section")
     header = frame.filter(pl.col("cur").is_null())
     body = frame.filter(pl.col("cur").is_not_null() & ~pl.col("is_section"))
@@ -140,9 +155,11 @@ def _header(header: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, list[pl.S
         stack=_cents(stack),
     )
     keyed = header.filter(~is_seat)
-    hands = keyed.group_by("idx").agg(
-        [pl.col("value").filter(pl.col("key") == k).first().alias(k) for k in g.HEADER_VALUES]
-    )
+    hands = keyed.filter(pl.col("key").is_in(list(g.HEADER_VALUES))).pivot(
+        on="key", index="idx", values="value", aggregate_function="first")
+    hands = hands.with_columns(
+        [pl.lit(None, dtype=pl.String).alias(k) for k in g.HEADER_VALUES
+         if k not in hands.columns])
     present = keyed.filter(pl.col("key").is_in(g.REQUIRED_KEYS)).group_by("idx").len()
     n_seats = seats.group_by("idx").len()
     all_idx = header.select("idx").unique()
@@ -202,21 +219,26 @@ def _body(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, list[pl.Serie
     return _actions(actions), per_hand, bad
 
 
+def _field(col: pl.Expr, sep: str, n: int = 1) -> pl.Expr:
+    """What follows the first ``sep`` (n=1) or precedes it (n=0); null if absent."""
+    return col.str.splitn(sep, 2).struct.field(f"field_{n}")
+
+
 def _actions(actions: pl.DataFrame) -> pl.DataFrame:
     text = pl.col("text")
-    rest = text.str.splitn(": ", 2).struct.field("field_1")
-    words = rest.str.splitn(" ", 2)
-    word, args = words.struct.field("field_0"), words.struct.field("field_1")
+    rest = _field(text, ": ")
     actor = (pl.when(text.str.starts_with("Seat ")).then(pl.lit("seat"))
              .when(text.str.starts_with("Dealer: ")).then(pl.lit("dealer"))
              .otherwise(pl.lit("floor")))
-    frame = actions.with_columns(actor=actor, rest=rest, word=word, args=args)
-    seat_actor, floor_actor = pl.col("actor") == "seat", pl.col("actor") == "floor"
+    frame = actions.with_columns(actor=actor, rest=rest)
     r = pl.col("rest")
+    frame = frame.with_columns(word=_field(r, " ", 0), args=_field(r, " "))
+    seat_actor, floor_actor = pl.col("actor") == "seat", pl.col("actor") == "floor"
+    floor_seat = floor_actor & r.str.starts_with("Seat ")
+    ruling = _field(_field(r, " "), " ")  # "Seat N false openers" -> "false openers"
     verb = (pl.when(seat_actor & r.str.starts_with("[")).then(pl.lit("dealt"))
             .when(seat_actor & r.str.starts_with("shows openers ")).then(pl.lit("shows openers"))
-            .when(floor_actor & r.str.starts_with("Seat "))
-            .then(r.str.split(" ").list.get(2, null_on_oob=True).replace(_FLOOR_VERBS))
+            .when(floor_seat).then(_field(ruling, " ", 0).replace(_FLOOR_VERBS))
             .when(floor_actor & r.str.starts_with("pot ")).then(r)
             .otherwise(pl.col("word").replace(_WORD_VERBS)))
     frame = frame.with_columns(verb=verb)
@@ -225,33 +247,31 @@ def _actions(actions: pl.DataFrame) -> pl.DataFrame:
     frame = frame.with_columns(all_in=all_in).with_columns(
         args=pl.when("all_in").then(pl.col("args").str.strip_suffix(" and is all-in"))
         .otherwise("args"))
-    tokens = pl.col("args").str.split(" ")
+    args = pl.col("args")
     open_at = text.str.find("[", literal=True)
     close_at = text.str.find("]", literal=True)
     first_list = text.str.slice(open_at + 1, close_at - open_at - 1)
     reading_at = text.str.find("] (", literal=True) + 3
+    side_pot = _field(args, " from side pot ")
     return frame.select(
         "idx",
-        action_index=pl.int_range(pl.len(), dtype=pl.Int32).over("idx"),
+        action_index=pl.Series(_position_in_hand(frame["idx"])),
         line=pl.col("line"),
         section=pl.col("cur").replace_strict(_SECTION_NAMES, default=None, return_dtype=pl.String),
         actor=pl.col("actor"),
         verb=v,
         seat=pl.when(seat_actor).then(text.str.slice(5, 2).str.strip_suffix(":"))
-        .when(floor_actor & r.str.starts_with("Seat "))
-        .then(r.str.slice(5, 2).str.strip_suffix(" "))
-        .when(v.is_in(["exposes", "deals", "returns"])).then(text.str.split(" ").list.last())
+        .when(floor_seat).then(r.str.slice(5, 2).str.strip_suffix(" "))
+        .when(v.is_in(["exposes", "deals", "returns"])).then(_field(text, " to Seat "))
         .cast(pl.Int32, strict=False),
-        amount=pl.when(v.is_in(_AMOUNT_FIRST)).then(_cents(tokens.list.first()))
-        .when(v == "penalty").then(_cents(text.str.split(" ").list.last())),
-        to_amount=pl.when(v == "raises").then(_cents(tokens.list.get(2, null_on_oob=True))),
+        amount=pl.when(v.is_in(_AMOUNT_FIRST)).then(_cents(_field(args, " ", 0).fill_null(args)))
+        .when(v == "penalty").then(_cents(_field(ruling, "penalty "))),
+        to_amount=pl.when(v == "raises").then(_cents(_field(args, " to "))),
         cards=pl.when(open_at.is_not_null() & v.is_in(_CARD_VERBS)).then(_cards(first_list)),
         drawn=pl.when(v == "discards").then(
-            _cards(text.str.split(" draws [").list.last().str.strip_suffix("]"))),
+            _cards(_field(text, " draws [").str.strip_suffix("]"))),
         all_in=pl.col("all_in"),
-        side_pot=pl.when((v == "collects") & pl.col("args").str.contains(" from side pot ",
-                                                                        literal=True))
-        .then(tokens.list.last().cast(pl.Int32, strict=False)),
+        side_pot=pl.when(v == "collects").then(side_pot.cast(pl.Int32, strict=False)),
         reading=pl.when((v == "shows") & text.str.ends_with(")"))
         .then(text.str.slice(reading_at, text.str.len_chars() - reading_at - 1)),
         note=pl.when(v == "note").then(r.str.strip_prefix("note ")),

@@ -20,7 +20,7 @@ from schemas.records import SECTION_ORDER, Action, Actor, Game, HandRecord, Sect
 from .cards import final_hand, rebuild_dealt
 from .effects import LineEffects
 from .pots import build_pots
-from .state import Pot, SeatState, Step, Street, UnmatchedStake
+from .state import Pot, SeatState, Step, StepHistory, Street, UnmatchedStake
 
 _TURN = frozenset({Verb.CHECKS, Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES, Verb.FOLDS})
 _DRAW_VERBS = frozenset({Verb.DISCARDS, Verb.STANDS_PAT, Verb.DRAWS_FIFTH})
@@ -89,9 +89,8 @@ class Replay(LineEffects):
         self._no_reraise: set[int] = set()
         self._seat_list = list(self.seats.values())
         self._contenders = 0
-        self._dirty = True
-        self._totals: dict[int, int] = {}
-        self._stakes: dict[int, int] = {}
+        self._round_start = -1
+        self._history = StepHistory(tuple(self.seats), self.steps)
         self._run()
         self.pot_total = record.carried + self.penalties + sum(
             s.total for s in self.seats.values()
@@ -154,7 +153,7 @@ class Replay(LineEffects):
         self._no_reraise = set()
         for s in self._seat_list:
             s.stake = 0
-        self._dirty = True
+        self._round_start = action.index
         if street is Street.BEFORE_DRAW:
             # Before the pot opens an all-in-for-the-ante seat may still declare.
             self._pending = {n for n in self.order if self.seats[n].in_hand}
@@ -215,30 +214,25 @@ class Replay(LineEffects):
         betting = street is not None and a.verb in _TURN and a.actor is Actor.SEAT
         if betting:
             turn = self._turn()
-            self._contenders = sum(1 for s in self._seat_list if s.can_bet)
+            self._contenders = sum(
+                1 for s in self._seat_list
+                if s.dealt_in and not (s.folded or s.dead or s.all_in)
+            )
         else:
             turn = None
         in_turn = betting and seat is not None and turn == seat.seat
         unit = self.unit_after if (street is Street.AFTER_DRAW or self.draw_index is not None) \
             else self.unit_before
-        if self._dirty:
-            # Snapshots are rebuilt only when chips moved: most lines move none.
-            self._totals = {s.seat: s.total for s in self._seat_list}
-            self._stakes = {s.seat: s.stake for s in self._seat_list}
-            self._dirty = False
         if seat is None:
             step = Step(a.index, a, street, turn, False, False, False, self._bet, 0,
                         self._level, self._multi, self._contenders, False, self.pot_open,
-                        self.opener, unit, 0, 0, 0, self._totals, self._stakes)
+                        self.opener, unit, 0, 0, 0, self._round_start, self._history)
         else:
             step = Step(a.index, a, street, turn, in_turn, seat.in_hand, seat.all_in, self._bet,
                         seat.stake, self._level, self._multi, self._contenders,
                         seat.seat not in self._no_reraise, self.pot_open, self.opener, unit, 0,
-                        0, 0, self._totals, self._stakes)
-        chips = self._effect(a, seat, step)
-        if chips:
-            step.chips = chips
-            self._dirty = True
+                        0, 0, self._round_start, self._history)
+        step.chips = self._effect(a, seat, step)
         step.level_after = self._level
         step.bet_after = self._bet
         self.steps.append(step)

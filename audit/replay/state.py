@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from schemas.records import UNKNOWN_CARD, Action
+from schemas.records import UNKNOWN_CARD, Action, Verb
 
 
 class Street(IntEnum):
@@ -98,7 +98,7 @@ class Step:
     Read-only for rules (not frozen only because freezing costs a third of the replay).
     Betting fields describe the round in progress when ``street`` is set; outside a
     betting round they hold the last round's values. ``totals`` and ``stakes`` are
-    shared between consecutive steps while no chips move: never mutate them.
+    computed from the earlier steps on first use (most rules never read them).
     """
 
     index: int
@@ -133,10 +133,49 @@ class Step:
     #: ``level`` and ``current_bet`` just after the line was applied.
     level_after: int
     bet_after: int
-    #: Every seat's chips in the pot before this line.
-    totals: dict[int, int]
-    #: Every seat's stake in the current round before this line.
-    stakes: dict[int, int]
+    #: Index of the first line of the betting round in force (-1: none yet).
+    round_start: int
+    _history: StepHistory
+    _totals: dict[int, int] | None = None
+    _stakes: dict[int, int] | None = None
+
+    @property
+    def totals(self) -> dict[int, int]:
+        """Every seat's chips in the pot before this line (antes + bets - withdrawn -
+        returned; penalties not included). Do not mutate."""
+        if self._totals is None:
+            self._totals = self._history.sums(0, self.index, with_antes=True)
+        return self._totals
+
+    @property
+    def stakes(self) -> dict[int, int]:
+        """Every seat's chips in the current betting round before this line. Do not mutate."""
+        if self._stakes is None:
+            start = self.round_start
+            self._stakes = (self._history.sums(start, self.index, with_antes=False)
+                            if start >= 0 else dict.fromkeys(self._history.seats, 0))
+        return self._stakes
+
+
+class StepHistory:
+    """The steps of one replay, shared by them to compute ``totals``/``stakes`` lazily."""
+
+    __slots__ = ("seats", "steps")
+
+    def __init__(self, seats: tuple[int, ...], steps: list[Step]) -> None:
+        self.seats = seats
+        self.steps = steps
+
+    def sums(self, start: int, stop: int, with_antes: bool) -> dict[int, int]:
+        """Chips per seat moved by the lines ``start`` to ``stop - 1`` (penalties excluded)."""
+        out = dict.fromkeys(self.seats, 0)
+        for step in self.steps[start:stop]:
+            a = step.action
+            if not step.chips or a.verb is Verb.PENALTY or a.seat not in out:
+                continue
+            if with_antes or a.verb is not Verb.ANTES:
+                out[a.seat] += step.chips
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,9 +18,15 @@ HELD, DISCARDED, BURNED, ASIDE = "held", "discarded", "burned", "set aside"
 
 @dataclass(slots=True)
 class _Place:
+    """Where one card is: its state, the seat that holds or threw it, and since which line."""
+
     state: str
     seat: int | None
     line: int
+
+
+#: A card placed again: the card, where it already was, and what this line did with it.
+_Dup = tuple[str, _Place, str]
 
 
 @dataclass(slots=True)
@@ -34,10 +40,18 @@ class _Deck:
     placed: int = 0
     #: Unrecorded cards each seat holds (a discard it did not visibly hold was one).
     hidden: dict[int, int] = field(default_factory=dict)
+    #: Cards each seat was given, so a fold finds its hand without a search.
+    holding: dict[int, list[str]] = field(default_factory=dict)
 
-    def line(self, a: Action) -> list[tuple[str, _Place]]:
+    def line(self, a: Action) -> list[_Dup]:
         """Apply line ``a``; return each card it placed that was already placed elsewhere."""
-        dups: list[tuple[str, _Place]] = []
+        dups: list[_Dup] = []
+        if a.verb in (Verb.FOLDS, Verb.MUCKS) and a.seat is not None:
+            # A hand thrown away joins the discards (a reshuffle may deal it again).
+            for card in self.holding.pop(a.seat, ()):
+                place = self.where[card]
+                if place.state == HELD and place.seat == a.seat:
+                    place.state = DISCARDED
         if a.verb is Verb.DISCARDS and a.seat is not None:
             for card in a.cards or ():
                 self._discard(a, a.seat, card, dups)
@@ -70,7 +84,7 @@ class _Deck:
         # Among the seat's unrecorded cards it may well be held: never a second copy.
         return HELD if UNKNOWN_CARD in cards else ASIDE
 
-    def _discard(self, a: Action, seat: int, card: str, dups: list[tuple[str, _Place]]) -> None:
+    def _discard(self, a: Action, seat: int, card: str, dups: list[_Dup]) -> None:
         place = self.where.get(card)
         if place is not None and place.state == HELD and place.seat == seat:
             place.state, place.line = DISCARDED, a.line
@@ -78,36 +92,45 @@ class _Deck:
             # One of the seat's ?? cards is revealed: it is a card of the deal like any.
             self.hidden[seat] -= 1
             if card != UNKNOWN_CARD:
-                self._check(card, seat, False, dups)
+                before = self._clash(card, seat, drawn=False)
+                if before is not None:
+                    dups.append((card, before, f"discarded by seat {seat}"))
                 self.where[card] = _Place(DISCARDED, seat, a.line)
 
     def _place(self, a: Action, card: str, state: str, drawn: bool,
-               dups: list[tuple[str, _Place]]) -> None:
+               dups: list[_Dup]) -> None:
         seat = a.seat if state == HELD else None
         if card == UNKNOWN_CARD:
             if seat is not None:
                 self.hidden[seat] = self.hidden.get(seat, 0) + 1
         else:
-            self._check(card, seat, drawn, dups)
+            before = self._clash(card, seat, drawn=drawn)
+            if before is not None:
+                role = (f"exposed to seat {a.seat}" if a.verb is Verb.EXPOSES else "burned"
+                        if state == BURNED else f"drawn by seat {seat}" if drawn
+                        else f"dealt to seat {seat}")
+                dups.append((card, before, role))
             self.where[card] = _Place(state, seat, a.line)
+            if seat is not None:
+                self.holding.setdefault(seat, []).append(card)
         if not (a.verb is Verb.EXPOSES and state == HELD):
             self.placed += 1  # an exposed card held among ?? cards is counted there
 
-    def _check(self, card: str, seat: int | None, drawn: bool,
-               dups: list[tuple[str, _Place]]) -> None:
+    def _clash(self, card: str, seat: int | None, *, drawn: bool) -> _Place | None:
+        """Where ``card`` already is, if placing it now makes a second copy."""
         if card == JOKER and not self.replay.record.joker:
-            return  # reported once as impossible, not again as a duplicate
+            return None  # reported once as impossible, not again as a duplicate
         before = self.where.get(card)
         if before is None:
-            return
+            return None
         if drawn and before.state == DISCARDED and before.seat == seat:
-            return  # the seat's own discard back in its hand: D308
-        # Once the stub is used up the discards (and burns) are shuffled and dealt
-        # again: a card out of play may then be drawn by another seat.
+            return None  # the seat's own discard back in its hand: D308
+        # Once the stub is used up the discards, folded hands and burns are shuffled
+        # and dealt again: a card out of play may then be drawn by another seat.
         exhausted = self.placed >= self.deck_size - 1
         if drawn and exhausted and before.state != HELD and before.seat != seat:
-            return
-        dups.append((card, before))
+            return None
+        return before
 
 
 class DuplicateOrImpossibleCard(Rule):
@@ -120,11 +143,11 @@ class DuplicateOrImpossibleCard(Rule):
         second copy; only a refused exposed card is one of its own. A card placed
         while it is already held, burned or set aside is a duplicate (one finding
         per line, naming the cards). A seat's own discard drawn back is D308's; a
-        discard or burn drawn by another seat after the deck ran out is a reshuffle.
-        A discard that reveals one of the seat's ``??`` cards counts as that card.
-        With ``Joker: no``, the first line naming ``Jk`` is flagged. ``??`` never
-        duplicates. Lines before a ``Dealer: misdeal`` are not judged: the deal was
-        voided.
+        discard, folded card or burn drawn by another seat once the deck ran out (all
+        but its last card dealt) is a reshuffle. A discard that reveals one of the
+        seat's ``??`` cards counts as that card. With ``Joker: no``, the first line
+        naming ``Jk`` is flagged. ``??`` never duplicates. Lines before a ``Dealer:
+        misdeal`` are not judged: the deal was voided.
 
     Why it matters:
         Two copies of a card mean a foul deck or a card brought into the game:
@@ -160,12 +183,19 @@ class DuplicateOrImpossibleCard(Rule):
                 yield ctx.finding("the joker Jk appears though the table plays without it "
                                   "(Joker: no)", action=a, evidence={"card": JOKER})
             if dups:
-                cards = [c for c, _ in dups]
-                earlier = "; ".join(f"{c} {p.state}" + (f" by seat {p.seat}" if p.seat else "")
-                                    + f" at line {p.line}" for c, p in dups)
+                # One finding per line, however many cards it placed twice.
                 yield ctx.finding(
-                    f"{' '.join(cards)} placed again by this line ({earlier})", action=a,
-                    evidence={"cards": cards,
-                              "earlier": [{"card": c, "state": p.state, "seat": p.seat,
-                                           "line": p.line} for c, p in dups]},
+                    "; ".join(f"{card} {role}, but it was already {_where(before)}"
+                              for card, before, role in dups),
+                    action=a,
+                    evidence={"cards": [card for card, _, _ in dups],
+                              "earlier": [{"card": card, "state": before.state,
+                                           "seat": before.seat, "line": before.line}
+                                          for card, before, _ in dups]},
                 )
+
+
+def _where(p: _Place) -> str:
+    """Where a card already was, for messages."""
+    by = f" by seat {p.seat}" if p.seat is not None else ""
+    return f"{p.state}{by} (line {p.line})"

@@ -78,8 +78,9 @@ class DiscardTakenBack(Rule):
             if back:
                 reported.update(back)
                 yield ctx.finding(
-                    f"seat {seat} discarded {cards_text(back)} and has it in its hand again "
-                    f"{cards_text(hand)}",
+                    f"seat {seat} discarded {cards_text(back)} and "
+                    + ("holds it again in its final hand " if a.verb in _FINAL
+                       else "was dealt it again in ") + cards_text(hand),
                     action=a, seat=seat, evidence={"cards": back, "hand": list(hand),
                                                    "discarded": list(discarded)},
                 )

@@ -4,33 +4,36 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.openers_test import is_openers
 from audit.rule import Result, SequenceContext, SequenceRule, money
 from schemas.findings import Severity
-from schemas.records import Game, Section, Verb
+from schemas.records import Action, HandRecord, Section, Verb
+
+#: Where a false opener is found "at the showdown" rather than before the draw (O205's).
+_AFTER_THE_DRAW = frozenset({Section.DRAW, Section.AFTER_DRAW, Section.SHOWDOWN, Section.RESULT})
 
 
 class UnprovenOpenerNotPenalised(SequenceRule):
-    """Flags an opener who claimed the pot without openers and was not dealt with as L-33 says.
+    """Flags an opener found without openers after the draw who was not dealt with as L-33 says.
 
     What it does:
-        Where the house follows L-33 (laws): when the opener of the deal just before
-        stayed in to the end (won uncontested or went to the showdown, or was found
-        false there) and its five dealt cards were not openers for that deal, it must
+        Where the house follows L-33 (laws): when the floor found the opener of the
+        deal just before without openers once the draw had begun (``Floor: Seat N
+        false openers`` in the draw, after it or at the showdown), that seat must
         have paid ``Floor: Seat N penalty`` of twice the ante, and the pot must have
         been carried so that this deal is the next jack-pot (``Jackpot`` one more)
         "as if the previous game had not been opened". One finding per deal, on its
-        first line. Unverifiable when the opener's dealt cards are unknown. An opener
-        who folded, or was found false before the draw, is judged by the O rules.
+        first line. A false opener nobody caught is O201's finding (and an unproven
+        one paid is O202's), not this rule's: J508 judges what the house did once
+        it knew; a false opener found before the draw is settled by the O rules.
 
     Why it matters:
         The double-ante penalty is what makes opening without openers costly; without
         it, and without the pot carrying on, a false opener risks nothing.
 
     Example:
-        A laws house; seat 1 opens with ``[Th Ts 4c 8d 2s]`` on a jacks deal, wins
-        at the showdown and the next deal is ``Jackpot: 1`` with no penalty paid:
-        J508.
+        A laws house; seat 1 opens with ``[Th Ts 4c 8d 2s]`` on a jacks deal, shows
+        it at the showdown, ``Floor: Seat 1 false openers``; the pot goes to seat 2
+        and the next deal is ``Jackpot: 1``, with no penalty paid: J508.
 
     Source:
         L-33 ("he shall not claim the pool, and he shall pay into the pool, as
@@ -42,7 +45,7 @@ class UnprovenOpenerNotPenalised(SequenceRule):
     name = "unproven-opener-not-penalised"
     severity = Severity.MAJOR
     source = "L-33"
-    summary = "An opener who claimed the pot without openers was not penalised as L-33 says."
+    summary = "An opener found without openers at the showdown was not penalised as L-33 says."
 
     def check(self, ctx: SequenceContext) -> Iterator[Result]:
         profile = ctx.profile
@@ -50,23 +53,10 @@ class UnprovenOpenerNotPenalised(SequenceRule):
         if not penalty_antes and not profile.unproven_opener_rejackpot:
             return
         before, deal = ctx.previous, ctx.current
-        if before.game is not Game.JACKS_OR_BETTER:
-            return
         replay = ctx.previous_replay
-        opener = replay.opener if replay.opener is not None else replay.original_opener
-        seat = replay.seat(opener)
-        if seat is None or seat.folded or seat.fouled:
-            return
-        if seat.false_opener and self._ruled_before_draw(ctx, seat.seat):
-            return
-        dealt = replay.dealt_hand(seat.seat)
-        required = before.openers or profile.openers_for(before.jackpot, before.game)
-        if dealt is None:
-            yield ctx.unverifiable(
-                f"the opener's (seat {seat.seat}) dealt cards on {before.hand_id} are unknown",
-                seat=seat.seat)
-            return
-        if is_openers(dealt, required, bobtail=profile.bobtail):
+        found = self._found_at_showdown(before, replay.original_opener)
+        seat = replay.seat(replay.original_opener)
+        if found is None or seat is None:
             return
         due = penalty_antes * before.ante
         faults = []
@@ -79,18 +69,18 @@ class UnprovenOpenerNotPenalised(SequenceRule):
         if not faults:
             return
         yield ctx.finding(
-            f"seat {seat.seat} ({seat.player_id}) opened {before.hand_id} with "
-            f"[{' '.join(dealt)}], no openers for {required.value}, and " + " and ".join(faults),
+            f"seat {seat.seat} ({seat.player_id}) was found without openers after the draw "
+            f"on {before.hand_id}, and " + " and ".join(faults),
             line=deal.first_line or None,
             evidence={"previous": before.hand_id, "opener": seat.seat,
-                      "player": seat.player_id, "dealt": list(dealt),
-                      "required": required.value, "penalty_due": due,
-                      "penalty_paid": seat.penalties, "carried_on": carried_on},
+                      "player": seat.player_id, "ruling_line": found.line,
+                      "penalty_due": due, "penalty_paid": seat.penalties,
+                      "carried_on": carried_on},
         )
 
     @staticmethod
-    def _ruled_before_draw(ctx: SequenceContext, seat: int) -> bool:
-        """The floor found the false opener before the draw (the O rules' question)."""
-        return any(a.verb is Verb.FALSE_OPENERS and a.seat == seat
-                   and a.section in (Section.ANTES, Section.DEAL, Section.BEFORE_DRAW)
-                   for a in ctx.previous.actions)
+    def _found_at_showdown(record: HandRecord, opener: int | None) -> Action | None:
+        """The floor's false-openers ruling on the opener once the draw had begun, if any."""
+        return next((a for a in record.actions
+                     if a.verb is Verb.FALSE_OPENERS and a.seat == opener
+                     and a.section in _AFTER_THE_DRAW), None)

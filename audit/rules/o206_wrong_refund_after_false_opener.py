@@ -23,7 +23,7 @@ class WrongRefundAfterFalseOpener(Rule):
         false opener forfeit every chip, Foster, any return to it is flagged). When
         the pot is then killed (no eligible declaration; a ``Floor: pot killed`` or a
         deal passed out), every other bet must come back, the false opener's raises
-        included: a seat left with bets in the pot is flagged on the RESULT line,
+        included: seats left with bets in the pot are flagged (once) on the RESULT line,
         and a killed pot that is collected instead of ending ``Passed out:
         carried`` is flagged on the collection. Whether the pot should have been
         killed at all is O205's question.
@@ -93,18 +93,22 @@ class WrongRefundAfterFalseOpener(Rule):
         replay = ctx.replay
         record = ctx.record
         first_bet = replay.steps[replay.opens_index or 0].chips
-        for n in replay.order:
-            seat = replay.seats[n]
-            left = seat.total - seat.ante - (first_bet if n == q.seat else 0)
-            if left > 0:
-                whose = "the false opener's bets beyond its first" if n == q.seat else "bets"
-                yield ctx.finding(
-                    f"pot killed after seat {q.seat}'s false openers but seat {n}'s {whose} "
-                    f"({money(left)}) were not returned",
-                    seat=n, line=record.result_line,
-                    evidence={"not_returned": left, "false_opener": q.seat,
-                              "first_bet": first_bet},
-                )
+        # One finding for the RESULT line, however many seats were left out.
+        kept = {
+            n: left for n in replay.order
+            if (left := replay.seats[n].total - replay.seats[n].ante
+                - (first_bet if n == q.seat else 0)) > 0
+        }
+        if kept:
+            parts = [f"seat {n} {money(left)}" + (" beyond its first bet" if n == q.seat else "")
+                     for n, left in kept.items()]
+            yield ctx.finding(
+                f"pot killed after seat {q.seat}'s false openers but bets were not returned: "
+                + ", ".join(parts),
+                seat=next(iter(kept)), line=record.result_line,
+                evidence={"not_returned": {str(n): left for n, left in kept.items()},
+                          "false_opener": q.seat, "first_bet": first_bet},
+            )
         paid = next(((i, s, x) for i, s, x, _ in replay.collections if x > 0), None)
         if paid is not None and record.carried_out is None:
             i, s, amount = paid

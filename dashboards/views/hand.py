@@ -70,6 +70,11 @@ else:
     )
 
 
+_SEAT_HEAD = "".join(
+    f"<th>{h}</th>" for h in ("seat", "player", "cards", "stake", "in pot", "behind", "status")
+)
+
+
 def _line_html(i: int, view: LineView, step: int) -> str:
     bad = view.index in accused
     why = "".join(f"<div><small>⚠ {escape(t)}</small></div>" for t in accused.get(view.index, []))
@@ -99,10 +104,7 @@ with replay_tab:
             f"<td>{escape(s.status)}</td></tr>"
             for s in seats
         )
-        st.html(
-            "<table class='op-seats' style='width:100%'><tr><th>seat</th><th>player</th>"
-            f"<th>cards</th><th>stake</th><th>in pot</th><th>behind</th><th>status</th></tr>{rows}</table>"
-        )
+        st.html(f"<table class='op-seats' style='width:100%'>{_SEAT_HEAD}{rows}</table>")
         st.caption("Every line with the pot after it; offending lines in red with the finding.")
         st.html("".join(_line_html(i, v, step) for i, v in enumerate(lines)))
     with right:

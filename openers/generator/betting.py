@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from audit.openers_test import is_openers, openers_cards
-from openers.generator import strategy
+from openers.generator import falseopen, strategy
 from openers.generator.handinfo import read_shape
 from openers.generator.showdown import best_seats, strength_of
 from openers.generator.state import DealState, SeatState
@@ -63,7 +63,8 @@ class Round:
             s.acted = False
 
     # -- helpers -------------------------------------------------------------------
-    def _needs(self, s: SeatState) -> bool:
+    def needs(self, s: SeatState) -> bool:
+        """Whether ``s`` still has to act this round."""
         if self.before and self.st.opener is None and s.in_hand and not s.acted:
             return True  # before the open, a seat all-in for its ante may still declare
         return s.can_act and (not s.acted or s.round_bet < self.current)
@@ -134,17 +135,19 @@ class Round:
         order = [st.by_seat(first), *[s for s in st.clockwise_from(first) if s.seat != first]]
         i = 0
         while len(st.live()) > 1:
-            pending = [s for s in order if self._needs(s)]
+            pending = [s for s in order if self.needs(s)]
             if not pending:
                 break
             s = order[i % len(order)]
             i += 1
-            if not self._needs(s):
+            if not self.needs(s):
                 continue
             if self._skip_closing_call(s, pending):
                 return
             self._act(s)
             s.acted = True
+            if falseopen.maybe_rule(self):
+                return
 
     def _skip_closing_call(self, s: SeatState, pending: list[SeatState]) -> bool:
         f = self.st.forces
@@ -239,7 +242,7 @@ class Round:
 
     def _facing(self, s: SeatState) -> None:
         st, f, rng = self.st, self.st.forces, self.rng
-        if s.seat == st.false_opener:
+        if s.seat in (st.false_opener, st.declarer):
             self.call(s)
             return
         if f.over_cap and self.before and self._force_over_cap(s):
@@ -330,6 +333,7 @@ class Round:
         s.total += chips
         s.round_bet = self.current  # the table let it stand as a call
         self._add(s, Verb.CALLS, chips)
+        self.no_more_raises = True  # a later raise would make its next call ambiguous
         st.events.add("short_all_in_call")
         st.short_caller = s.seat
         return True

@@ -114,7 +114,7 @@ def play_deal(table: TableSettings, profile: Profile, setup: DealSetup, forces: 
     first = st.clockwise_from(setup.button)[0].seat
     before = Round(st, rng, Section.BEFORE_DRAW)
     before.run(first)
-    if st.opener is None:
+    if st.opener is None or st.killed:
         st.draft.pot = sum(s.total for s in st.seats) + st.dead_money + setup.carried
         st.draft.carried_out = st.draft.pot
         return st

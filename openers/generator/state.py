@@ -55,6 +55,8 @@ class Forces:
     """
 
     no_open: bool = False
+    #: With ``false_opener``: how the floor rules on it before the draw (see falseopen.py).
+    caught_false_opener: str = ""
     #: A seat with openers is left all-in for the ante; it opens 0, a caller calls short.
     all_in_opener: bool = False
     #: The seat dealt the best hand has only the ante and one small bet (side pots, P403).
@@ -134,6 +136,10 @@ class DealState:
     after_draw_callers: set[int] = field(default_factory=set)
     #: Seat of a false opener (forced), if any.
     false_opener: int | None = None
+    #: Seat that declared openers after the false opener was ruled, if any.
+    declarer: int | None = None
+    #: The floor killed the pot after a false opener.
+    killed: bool = False
     #: Seat that went to the draw without matching the bet (forced), if any.
     unmatched: int | None = None
     #: Seat that called short after the draw (forced), if any.

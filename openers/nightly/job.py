@@ -53,6 +53,7 @@ from openers.nightly.runs import (
     finish_run,
     set_report_dir,
     start_run,
+    undelivered_reports,
 )
 from openers.report import report_for_run
 from schemas.findings import Severity
@@ -151,7 +152,8 @@ def _locked_run(options: NightlyOptions, log: JobLog) -> NightlyResult:
     try:
         con.execute("SET TimeZone = 'UTC'")
         run_id = start_run(con, inbox=[str(p) for p in options.inboxes],
-                           profile=options.profile, fail_on=options.fail_on.value)
+                           profile=options.profile, fail_on=options.fail_on.value,
+                           reports_to=str(options.reports) if options.reports else None)
         checkpoint("run-started")
         log.info("run started", run_id=run_id, db=str(options.db))
         result = NightlyResult(ExitCode.OK, RunStatus.RUNNING, run_id=run_id)
@@ -182,6 +184,7 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
     assert result.run_id is not None
     profile = load_profile(options.profile)
     counts = result.counts
+    missed_findings = _deliver_missed_reports(con, log)
     plans = plan_files(con, list_inbox(options.inboxes), settle_seconds=options.settle_seconds)
     checkpoint("planned")
     counts.files_seen = len(plans)
@@ -195,7 +198,7 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
     _queue_hands(con, result.run_id)
     checkpoint("hands-queued")
     counts.tables_resequenced = _audit(con, profile, log)
-    _finalize(con, result, summary, read, options.fail_on)
+    _finalize(con, result, summary, read, options.fail_on, missed_findings)
     checkpoint("finalized")
     log.info("run finished", run_id=result.run_id, status=result.status.value,
              hands=counts.hands, duplicates=counts.duplicates, quarantined=counts.quarantined,
@@ -281,14 +284,18 @@ def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog) -> int
 
 
 def _finalize(con: duckdb.DuckDBPyConnection, result: NightlyResult, summary: IngestSummary,
-              read: Sequence[FilePlan], fail_on: FailOn) -> None:
-    """Claim the run's work and close its row, in one transaction."""
+              read: Sequence[FilePlan], fail_on: FailOn, missed_findings: bool) -> None:
+    """Claim the run's work and close its row, in one transaction.
+
+    ``missed_findings``: a killed run closed with findings its scheduler never heard
+    of; this run exits 1 for it.
+    """
     assert result.run_id is not None
     counts = result.counts
     with transaction(con):
         counts.hands, counts.quarantined, counts.findings = claim_new(con, result.run_id)
         counts.duplicates = _duplicates(con, result.run_id, summary, read)
-        if fail_on.triggered(counts.findings):
+        if fail_on.triggered(counts.findings) or missed_findings:
             result.status, result.exit_code = RunStatus.FINDINGS, ExitCode.FINDINGS
         else:
             result.status, result.exit_code = RunStatus.OK, ExitCode.OK
@@ -323,6 +330,16 @@ def _duplicates(con: duckdb.DuckDBPyConnection, run_id: int, summary: IngestSumm
     finally:
         con.unregister("_nightly_read")
     return summary.stored + summary.duplicates - int(rows[0][0])
+
+
+def _deliver_missed_reports(con: duckdb.DuckDBPyConnection, log: JobLog) -> bool:
+    """Write the reports of runs killed after they closed; True if any had findings."""
+    findings = False
+    for run_id, folder, status in undelivered_reports(con):
+        log.warning("writing the report of an interrupted run", run_id=run_id)
+        _write_run_report(con, Path(folder), run_id, log)
+        findings = findings or status is RunStatus.FINDINGS
+    return findings
 
 
 def _write_run_report(con: duckdb.DuckDBPyConnection, reports: Path, run_id: int,

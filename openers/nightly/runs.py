@@ -67,6 +67,7 @@ def start_run(
     inbox: Sequence[str],
     profile: str,
     fail_on: str,
+    reports_to: str | None,
     kind: str = "nightly",
 ) -> int:
     """Open a ``running`` row and return its id.
@@ -81,11 +82,12 @@ def start_run(
     )
     rows = con.execute(
         """
-        INSERT INTO ops_runs (kind, started_at, inbox, profile, fail_on, status, pid, host)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO ops_runs
+            (kind, started_at, inbox, profile, fail_on, reports_to, status, pid, host)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         RETURNING run_id
         """,
-        [kind, datetime.now(UTC), json.dumps(list(inbox)), profile, fail_on,
+        [kind, datetime.now(UTC), json.dumps(list(inbox)), profile, fail_on, reports_to,
          RunStatus.RUNNING.value, os.getpid(), socket.gethostname()],
     ).fetchall()
     return int(rows[0][0])
@@ -169,6 +171,17 @@ def finish_run(
             exit_code, error, run_id,
         ],
     )
+
+
+def undelivered_reports(con: duckdb.DuckDBPyConnection) -> list[tuple[int, str, RunStatus]]:
+    """Finished runs whose report was asked for but never written (the job was killed
+    between closing the run and writing it): (run id, reports folder, status)."""
+    rows = con.execute(
+        "SELECT run_id, reports_to, status FROM ops_runs WHERE status IN (?, ?) "
+        "AND reports_to IS NOT NULL AND report_dir IS NULL ORDER BY run_id",
+        [RunStatus.OK.value, RunStatus.FINDINGS.value],
+    ).fetchall()
+    return [(int(run_id), str(folder), RunStatus(status)) for run_id, folder, status in rows]
 
 
 def set_report_dir(con: duckdb.DuckDBPyConnection, run_id: int, folder: str) -> None:

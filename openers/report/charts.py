@@ -43,12 +43,12 @@ class DayCounts:
 
 
 def _nice_ceiling(value: int) -> int:
-    """The smallest 1/2/5 x 10^k at or above ``value`` (at least 1): a tidy axis top."""
+    """The smallest 1/2/3/5 x 10^k at or above ``value`` (at least 1): a tidy axis top."""
     top = max(1, value)
     magnitude = 1
     while magnitude * 10 <= top:
         magnitude *= 10
-    for factor in (1, 2, 5, 10):
+    for factor in (1, 2, 3, 5, 10):
         if factor * magnitude >= top:
             return factor * magnitude
     return 10 * magnitude
@@ -75,8 +75,8 @@ def daily_findings_svg(days: Sequence[DayCounts], title: str) -> Markup:
         f"<title>{escape(title)}</title>",
         _text(left, 20, title, anchor="start", size=14, extra=' font-weight="bold"'),
     ]
-    # Whole-number ticks: y_max is 1, 2 or 5 times a power of ten.
-    ticks = 5 if y_max % 5 == 0 else (4 if y_max % 4 == 0 else y_max)
+    # Whole-number ticks: y_max is 1, 2, 3 or 5 times a power of ten.
+    ticks = next(n for n in (5, 4, 3, 2, 1) if y_max % n == 0)
     for i in range(ticks + 1):
         value = y_max * i / ticks
         y = top + plot_h - plot_h * i / ticks
@@ -119,8 +119,8 @@ def daily_findings_svg(days: Sequence[DayCounts], title: str) -> Markup:
 def horizontal_bars_svg(rows: Sequence[tuple[str, int, str]], title: str) -> Markup:
     """One bar per (label, count, severity) row, longest scale first as given."""
     bar_h, gap = 18, 6
-    left, right, top = 150, 60, 34
-    width = 560
+    left, right, top = 250, 60, 34
+    width = 700
     height = top + len(rows) * (bar_h + gap) + 12
     plot_w = width - left - right
     x_max = max((count for _, count, _ in rows), default=0) or 1

@@ -11,6 +11,7 @@ its log wrote, so a session from 21:00 to 03:00 is not cut at midnight UTC.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -34,6 +35,8 @@ from openers.report.rules import rule_docs
 
 #: The hands to review first: this many, worst first.
 REVIEW_LIMIT = 25
+#: Log lines shown before and after the offending line of a finding under review.
+EXCERPT_BEFORE, EXCERPT_AFTER = 4, 2
 #: Quarantine rows listed on the page (all are in findings.csv's sibling table in the store).
 QUARANTINE_LIMIT = 200
 CHART_DAYS = 30
@@ -139,6 +142,34 @@ def _findings(con: duckdb.DuckDBPyConnection, scope: Scope,
     return found
 
 
+def _with_excerpts(con: duckdb.DuckDBPyConnection,
+                   findings: list[FindingRow]) -> list[FindingRow]:
+    """Attach to each finding the lines of its hand's log around its offending line."""
+    ids = sorted({f.hand_id for f in findings if f.line})
+    if not ids:
+        return findings
+    texts = {
+        hand_id: (first_line, text)
+        for hand_id, first_line, text in con.execute(
+            "SELECT hand_id, first_line, raw_text FROM raw_hands WHERE list_contains(?, hand_id)",
+            [ids],
+        ).fetchall()
+    }
+    out = []
+    for f in findings:
+        stored = texts.get(f.hand_id)
+        if stored is None or not f.line:
+            out.append(f)
+            continue
+        first_line, text = stored
+        lines = text.split("\n")
+        at = f.line - first_line
+        lo, hi = max(0, at - EXCERPT_BEFORE), min(len(lines), at + EXCERPT_AFTER + 1)
+        excerpt = tuple((first_line + i, lines[i]) for i in range(lo, hi))
+        out.append(dataclasses.replace(f, excerpt=excerpt))
+    return out
+
+
 def _local(when: datetime | None, offset: int | None) -> datetime | None:
     """The hand's time as its log wrote it (with its own UTC offset)."""
     if when is None:
@@ -232,7 +263,7 @@ def build_report(con: duckdb.DuckDBPyConnection, scope: Scope, *, title: str) ->
         by_table=_breakdown(con, scope, "f.table_id", {}),
         by_dealer=_breakdown(con, scope, "h.dealer_id", {}),
         findings=findings,
-        review=findings[:REVIEW_LIMIT],
+        review=_with_excerpts(con, findings[:REVIEW_LIMIT]),
         quarantine=quarantine,
         quarantine_total=int(quarantine_total or 0),
         daily=_daily(con, last_day or datetime.now(UTC).date()),

@@ -75,6 +75,8 @@ class FindingRow:
     evidence: dict[str, Any]
     source: str
     source_file: str | None
+    #: The log lines around the offending line: (line number, text); review rows only.
+    excerpt: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,9 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["pretty_json"] = lambda value: json.dumps(value, indent=2, sort_keys=True)
+    env.filters["compact_json"] = lambda value: (
+        value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    )
     return env
 
 

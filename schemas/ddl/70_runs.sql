@@ -34,7 +34,8 @@ CREATE TABLE IF NOT EXISTS ops_runs (
     status VARCHAR NOT NULL,               -- running | ok | findings | failed | interrupted
     exit_code INTEGER,
     error VARCHAR,
-    report_dir VARCHAR,
+    reports_to VARCHAR,                    -- the --reports folder the run was asked for
+    report_dir VARCHAR,                    -- its report, once written
     pid INTEGER,
     host VARCHAR
 );
@@ -77,5 +78,5 @@ SELECT
     hands, duplicates, quarantined,
     findings_critical, findings_major, findings_minor,
     findings_critical + findings_major + findings_minor AS findings,
-    tables_resequenced, status, exit_code, error, report_dir, pid, host
+    tables_resequenced, status, exit_code, error, reports_to, report_dir, pid, host
 FROM ops_runs;

@@ -40,7 +40,8 @@ def test_check_jsonl_json_and_csv_carry_the_keys() -> None:
     rows = [json.loads(x) for x in jsonl.stdout.splitlines()]
     assert len(rows) == 2 and all(keys <= set(r) for r in rows)
     assert rows[0]["evidence"]["owed"] == 1000  # cents
-    as_json = json.loads(runner.invoke(app, ["check", B105, "--format", "json", "--select", "B"]).stdout)
+    as_json = json.loads(
+        runner.invoke(app, ["check", B105, "--format", "json", "--select", "B"]).stdout)
     assert as_json == rows
     table = list(csv.DictReader(io.StringIO(
         runner.invoke(app, ["check", B105, "--format", "csv", "--select", "B"]).stdout)))

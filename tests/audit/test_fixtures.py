@@ -50,8 +50,8 @@ def test_fixture_hand(hand: FixtureHand) -> None:
     own = [e for e in hand.expected if e.code == code and not e.unverifiable]
     got_own = [f for f in result.findings if f.code == code]
     assert len(got_own) == len(own), f"expected {len(own)} x {code}, got:\n{report}"
-    want_lines = Counter(e.line for e in own if e.line is not None)
-    got_lines = Counter(f.line for f in got_own)
+    want_lines: Counter[int | None] = Counter(e.line for e in own if e.line is not None)
+    got_lines: Counter[int | None] = Counter(f.line for f in got_own)
     assert not want_lines - got_lines, f"expected lines {dict(want_lines)}, got:\n{report}"
     got_codes = {f.code for f in result.findings}
     unverifiable = {u.code for u in result.unverifiable}

@@ -79,3 +79,15 @@ def test_short_all_in_raise_does_not_reopen() -> None:
 
 def _text(file: str, hand_id: str) -> str:
     return next(h.text for h in read_fixture(FIXTURES / file) if f"Hand: {hand_id}\n" in h.text)
+
+
+def test_step_snapshots_of_totals_and_stakes() -> None:
+    replay = Replay(_hand("clean.log", "CLEAN-side-pots"))
+    last = replay.steps[-1]
+    assert last.totals == {n: s.total for n, s in replay.seats.items()} == {
+        1: 1600, 2: 4100, 3: 4100, 4: 100}
+    call = next(s for s in replay.steps if s.action.line and s.action.verb is Verb.CALLS
+                and s.action.all_in)
+    assert call.stakes == {1: 1000, 2: 2000, 3: 2000, 4: 0} and call.stake == 1000
+    first_after = next(s for s in replay.steps if s.street is Street.AFTER_DRAW)
+    assert first_after.stakes == {1: 0, 2: 0, 3: 0, 4: 0}

@@ -1,7 +1,7 @@
 """A small generated store, built once per test process through the real pipeline.
 
 The generator writes a few days of hands with planted violations, unrecorded cards
-and broken hands; ``openers ingest`` and ``openers audit`` store and judge them.
+and broken hands; ``openers nightly`` ingests and audits them and records its run.
 Each test gets its own review file; nothing writes the store after it is built.
 """
 
@@ -33,32 +33,27 @@ def openers(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def build_store(directory: Path, hands: int, tables: int, seed: int) -> Path:
-    """Generate ``hands`` hands, ingest and audit them into ``directory/openers.duckdb``."""
+    """Generate ``hands`` hands and let the nightly job ingest, audit and record them."""
     generate(
         GenerateConfig(
-            hands=hands,
-            tables=tables,
-            seed=seed,
-            violations=0.08,
-            unrecorded_share=0.03,
-            broken_share=0.01,
+            hands=hands, tables=tables, seed=seed, violations=0.08,
+            unrecorded_share=0.03, broken_share=0.01,
         ),
         directory / "generated",
-    )
+    )  # fmt: skip
     store = directory / "openers.duckdb"
-    for step in (
-        ("ingest", str(directory / "generated" / "logs"), "--db", str(store)),
-        ("audit", "--db", str(store)),
-    ):
-        done = openers(*step)
-        assert done.returncode == 0, done.stdout + done.stderr
+    done = openers(
+        "nightly", str(directory / "generated" / "logs"), "--db", str(store),
+        "--reports", str(directory / "reports"), "--fail-on", "never",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
     return store
 
 
 @pytest.fixture(scope="session")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The shared small store (read-only for every test)."""
-    return build_store(tmp_path_factory.mktemp("store"), hands=1500, tables=4, seed=7)
+    return build_store(tmp_path_factory.mktemp("store"), hands=1000, tables=4, seed=7)
 
 
 @pytest.fixture

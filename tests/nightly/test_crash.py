@@ -13,10 +13,11 @@ import signal
 import time
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from openers.nightly.checkpoints import CHECKPOINTS, KILL_ENV
-from openers.nightly.job import ExitCode
+from openers.nightly.job import ExitCode, FailOn
 from tests.nightly.handmaker import broken_hand_text, write_day
 from tests.nightly.jobtools import run_in_process, run_totals, snapshot, start_job
 
@@ -62,6 +63,14 @@ def _recover_and_compare(root: Path, uninterrupted) -> None:
     for table in expected:
         assert got[table] == expected[table], f"{table} differs after the crash"
     assert run_totals(db) == expected_totals
+    # Every finished run has its report, even one killed before writing it.
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        missing = con.execute("SELECT run_id FROM runs WHERE status IN ('ok', 'findings') "
+                              "AND reports_to IS NOT NULL AND report_dir IS NULL").fetchall()
+    finally:
+        con.close()
+    assert missing == []
 
 
 def test_every_checkpoint_is_tried():
@@ -88,3 +97,17 @@ def test_killed_at_a_random_moment(tmp_path, uninterrupted, delay):
     job.send_signal(signal.SIGKILL)
     job.communicate(timeout=120)
     _recover_and_compare(tmp_path, uninterrupted)
+
+
+def test_a_run_killed_before_its_report_gets_it_from_the_next_run(tmp_path):
+    write_day(tmp_path / "inbox", ("T01",), range(8))  # hands 0 and 7 are over the cap
+    job = start_job(tmp_path, "--reports", str(tmp_path / "reports"), "--fail-on", "major",
+                    env={KILL_ENV: "finalized"})
+    job.communicate(timeout=120)
+    assert job.returncode == -signal.SIGKILL
+    assert not (tmp_path / "reports").exists()
+    again = run_in_process(tmp_path, reports=tmp_path / "reports", fail_on=FailOn.MAJOR)
+    # Nothing new tonight, but the killed run's findings were never signalled: exit 1.
+    assert again.counts.hands == 0 and again.exit_code is ExitCode.FINDINGS
+    folders = sorted(p.name for p in (tmp_path / "reports").iterdir())
+    assert [name[-5:] for name in folders] == ["00001", "00002"]

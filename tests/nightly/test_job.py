@@ -12,7 +12,7 @@ from openers.nightly.checkpoints import PAUSE_ENV, PAUSE_FILE_ENV
 from openers.nightly.job import ExitCode, FailOn
 from openers.nightly.runs import RunStatus
 from schemas.findings import Severity
-from tests.nightly.handmaker import broken_hand_text, write_day, write_table_log
+from tests.nightly.handmaker import broken_hand_text, hand_text, write_day, write_table_log
 from tests.nightly.jobtools import run_in_process, run_totals, snapshot, start_job
 
 TABLES = ("T01", "T02", "T03")
@@ -139,3 +139,38 @@ def test_json_log_lines_on_stderr_and_report_path_on_stdout(tmp_path):
     report = out.strip().removeprefix("report: ")
     assert report.endswith("report.html") and (tmp_path / "reports").is_dir()
     assert Path(report).read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_disk_full_fails_with_exit_2_and_the_reason(tmp_path, monkeypatch):
+    import errno
+
+    import openers.nightly.job as job
+
+    def full(*_args, **_kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(job, "report_for_run", full)
+    write_day(tmp_path / "inbox", ("T01",), range(3))
+    result = run_in_process(tmp_path, reports=tmp_path / "reports")
+    assert result.exit_code is ExitCode.FAILED and (result.error or "").startswith("disk full")
+    status, error = _row(tmp_path / "store.duckdb", "SELECT status, error FROM runs")
+    assert status == "failed" and error.startswith("disk full")
+
+
+def test_a_hand_still_being_written_waits_for_the_next_run(tmp_path):
+    inbox = tmp_path / "inbox"
+    write_day(inbox, ("T01",), range(3))
+    log = inbox / "t01.log"
+    complete = log.read_text()
+    # The table system is writing hand 3: no blank line after it yet.
+    partial = hand_text("T01", 3)
+    log.write_text(complete + partial[: len(partial) // 2])
+    first = run_in_process(tmp_path, settle_seconds=300)
+    assert (first.counts.hands, first.counts.quarantined) == (3, 0)
+    log.write_text(complete + partial + "\n")
+    second = run_in_process(tmp_path, settle_seconds=300)
+    assert (second.counts.files_grown, second.counts.hands, second.counts.quarantined) == (1, 1, 0)
+    # A file that only holds a hand in progress is not an empty file: nothing is quarantined.
+    (inbox / "t02.log").write_text(hand_text("T02", 0)[:200])
+    third = run_in_process(tmp_path, settle_seconds=300)
+    assert (third.counts.hands, third.counts.quarantined) == (0, 0)

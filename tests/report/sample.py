@@ -17,6 +17,7 @@ def sample_report() -> Report:
         table_id="T01", dealer_id="D-4401", time=datetime(2026, 11, 28, 20, 8, tzinfo=UTC),
         line=31, action_index=9, seat=3, message="seat 3 made bet number 6 of the round",
         evidence={"bets": 6, "cap": 5}, source="R-DH 1", source_file="/in/t01.log",
+        excerpt=((30, "Seat 1: raises 10 to 50"), (31, "Seat 3: raises 10 to 60")),
     )
     hostile = FindingRow(
         code="P402", name="chips-not-conserved", severity="critical", hand_id="BCY-T02-000001",

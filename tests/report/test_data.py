@@ -51,6 +51,10 @@ def test_run_report_counts_what_the_run_added(store):
     ranks = [("critical", "major", "minor").index(f.severity) for f in report.review]
     assert ranks == sorted(ranks)
     assert "What it does:" in report.rules["B101"].text
+    # Each reviewed finding shows its hand's log around the offending line.
+    reviewed = next(f for f in report.review if f.code == "B101")
+    assert reviewed.line is not None
+    assert dict(reviewed.excerpt)[reviewed.line] == "Seat 3: raises 10 to 60"
     assert report.quarantine[0].hand_id == "BCY-T02-000020"
     # The hands were played on the evening of 2026-11-28 (local), after midnight UTC.
     days = {d.day: d.total for d in report.daily}

@@ -22,6 +22,7 @@ def test_html_is_self_contained_and_escapes_log_text():
         assert f'id="{section}"' in html
     assert "What it does: counts raises." in html
     assert "BCY-T01-000004:31" in html
+    assert '<span class="hit">    31  Seat 3: raises 10 to 60</span>' in html
 
 
 def test_csv_and_summary_say_what_the_page_says(tmp_path):

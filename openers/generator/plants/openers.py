@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from audit.profiles import Profile
+from audit.openers_test import could_have_held_openers
+from audit.profiles import FalseOpenerStyle, Profile
 from openers.generator.plants.base import Finish, Plant, jacks_only, on_event
 from openers.generator.plants.helpers import collected, reached_showdown
 from openers.generator.state import DealState, Forces, TableSettings
@@ -20,12 +21,19 @@ def _false_opener_loses(st: DealState, rng: random.Random) -> tuple[str, ...] | 
 
 
 def _false_split_wins(st: DealState, rng: random.Random) -> tuple[str, ...] | None:
-    """O208 (and O201, which it implies): a false opener 'split openers' and won."""
+    """O208 (and O201, which it implies): a false opener 'split openers' and won.
+
+    When its final hand and discards could still have held openers, the split is not
+    impossible (the catalogue's O202 instead), so the deal is replayed clean.
+    """
     fo = st.false_opener
     if "false_opener_splits" not in st.events or not collected(st, fo):
         return None
-    if not reached_showdown(st, fo):
+    if fo is None or not reached_showdown(st, fo):
         return None
+    s = st.by_seat(fo)
+    if could_have_held_openers(s.hand, s.discards, st.setup.openers, bobtail=st.profile.bobtail):
+        return None  # the draw hides the lie: that is an unproven opener (O202), not O208
     return ("O201", "O208")
 
 
@@ -51,6 +59,14 @@ def _opener_alone(st: DealState, rng: random.Random) -> tuple[str, ...] | None:
     return _drop_proof("opener_alone", "O202")(st, rng)
 
 
+def _refunding(table: TableSettings, profile: Profile) -> bool:
+    return jacks_only(table, profile) and profile.false_opener is FalseOpenerStyle.DEAD_HAND_REFUND
+
+
+def _strict_declare(table: TableSettings, profile: Profile) -> bool:
+    return _refunding(table, profile) and not profile.passed_openers_may_declare
+
+
 def _penalised(table: TableSettings, profile: Profile) -> bool:
     return jacks_only(table, profile) and bool(profile.abandon_penalty)
 
@@ -60,6 +76,12 @@ PLANTS = (
     Plant("O202", Forces(opener_wins_alone=True), _opener_alone, applies=jacks_only),
     Plant("O203", Forces(opener_withdraws=True), on_event("opener_withdraws", "O203"),
           applies=jacks_only),
+    Plant("O204", Forces(false_opener=True, caught_false_opener="declare"),
+          on_event("declare", "O204"), applies=_strict_declare),
+    Plant("O205", Forces(false_opener=True, caught_false_opener="play_wrong"),
+          on_event("play_wrong", "O205"), applies=_refunding),
+    Plant("O206", Forces(false_opener=True, caught_false_opener="bad_refund"),
+          on_event("bad_refund", "O206"), applies=_refunding),
     Plant("O207", Forces(opener_breaks_openers=True),
           on_event("opener_breaks_openers", "O207"), applies=jacks_only),
     Plant("O208", Forces(false_opener=True, false_opener_splits=True), _false_split_wins,
