@@ -1,0 +1,8 @@
+"""The audit: replay every hand, judge it against the rule catalogue, report findings.
+
+``audit.replay`` (the replay state), ``audit.rule`` (the rule framework),
+``audit.rules`` (one module per rule), ``audit.registry`` (codes -> rules),
+``audit.profiles`` (house profiles), ``audit.engine`` (running the rules),
+``audit.batch`` / ``audit.store`` (files on a process pool / the DuckDB store),
+``audit.cli`` (``openers check``, ``audit``, ``rules``), plus the hand evaluator.
+"""

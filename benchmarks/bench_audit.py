@@ -16,6 +16,8 @@ Run: ``.venv/bin/python benchmarks/bench_audit.py [--hands 20000] [--workers 2]`
 from __future__ import annotations
 
 import argparse
+import gc
+import os
 import random
 import tempfile
 import time
@@ -104,8 +106,9 @@ class Simulator:
         if state.status and state.street_index == 1:
             lines.append("*** DRAW ***")
             while state.can_stand_pat_or_discard():
-                i = state.stand_patter_or_discarder_index
-                assert i is not None
+                drawer = state.stand_patter_or_discarder_index
+                assert drawer is not None
+                i = drawer
                 keep = _pair_cards(hands[i]) if i == 0 else set(
                     rng.sample(hands[i], rng.randint(2, 5)))
                 out = [c for c in hands[i] if c not in keep][:3]
@@ -188,10 +191,12 @@ def _money(cents: int) -> str:
     return f"{whole}.{frac:02d}" if frac else str(whole)
 
 
-def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
-    start = time.perf_counter()
+def _timed(fn: Callable[[], Any]) -> tuple[float, float, Any]:
+    """Wall time and this process's CPU time (the latter is fair on a busy machine)."""
+    gc.collect()
+    wall, cpu = time.perf_counter(), time.process_time()
     value = fn()
-    return time.perf_counter() - start, value
+    return time.perf_counter() - wall, time.process_time() - cpu, value
 
 
 def main() -> None:
@@ -221,23 +226,26 @@ def main() -> None:
 
         records = [parse_hand(t) for t in texts]
         robert = load_profile("robert")
-        t_pk, _ = _timed(pokerkit_replay)
-        t_replay, _ = _timed(lambda: [Replay(r) for r in records])
-        t_parse, _ = _timed(lambda: [parse_hand(t) for t in texts])
-        t_check1, _ = _timed(lambda: check_paths(files, robert, workers=1))
-        t_check, report = _timed(lambda: check_paths(files, robert, workers=args.workers))
+        t_pk, c_pk, _ = _timed(pokerkit_replay)
+        t_replay, c_replay, _ = _timed(lambda: [Replay(r) for r in records])
+        t_parse, c_parse, _ = _timed(lambda: [parse_hand(t) for t in texts])
+        t_check1, c_check1, _ = _timed(lambda: check_paths(files, robert, workers=1))
+        t_check, _, report = _timed(lambda: check_paths(files, robert, workers=args.workers))
     n = len(hands)
     findings = sum(len(r.findings) for r in report.results)
     print(f"hands: {n} ({report.hands} checked, {findings} findings, "
-          f"{len(report.problems)} unreadable)")
-    print(f"pokerkit replay:             {n / t_pk:10.0f} hands/s")
-    print(f"our replay alone (1 core):   {n / t_replay:10.0f} hands/s  "
-          f"= {t_pk / t_replay:6.1f}x pokerkit")
-    print(f"parse alone (1 core):        {n / t_parse:10.0f} hands/s")
-    print(f"openers check (1 worker):    {n / t_check1:10.0f} hands/s  "
-          f"= {t_pk / t_check1:6.1f}x pokerkit")
-    print(f"openers check ({args.workers} workers):   {n / t_check:10.0f} hands/s  "
-          f"= {t_pk / t_check:6.1f}x pokerkit")
+          f"{len(report.problems)} unreadable); load average {os.getloadavg()[0]:.1f}")
+    header = ("", "wall hands/s", "x pokerkit", "cpu hands/s", "x pokerkit")
+    print(f"{header[0]:32s}" + "".join(f"{h:>13s}" for h in header[1:]))
+    for label, wall, cpu in (
+        ("pokerkit replay", t_pk, c_pk),
+        ("our replay alone (1 core)", t_replay, c_replay),
+        ("parse alone (1 core)", t_parse, c_parse),
+        ("openers check (1 worker)", t_check1, c_check1),
+        (f"openers check ({args.workers} workers)", t_check, None),
+    ):
+        cpu_part = f"{n / cpu:13.0f}{c_pk / cpu:13.1f}" if cpu else ""
+        print(f"{label:32s}{n / wall:13.0f}{t_pk / wall:13.1f}{cpu_part}")
 
 
 if __name__ == "__main__":

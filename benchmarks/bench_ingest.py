@@ -16,8 +16,8 @@ draw and showdown, about 35 lines a hand), then measures on one process:
 from __future__ import annotations
 
 import argparse
-import os
 import cProfile
+import os
 import pstats
 import random
 import resource
@@ -25,16 +25,25 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ingest.batches import read_batches  # noqa: E402
-from ingest.load import BATCH_SIZE, ingest_paths  # noqa: E402
-from ingest.reader import HandReader, ParsedHand, read_path  # noqa: E402
-from schemas.records import CARD_CODES  # noqa: E402
+# One core by default (the target is per core); --threads changes it. Set before polars loads.
+if __name__ == "__main__":
+    _args = argparse.ArgumentParser(add_help=False)
+    _args.add_argument("--threads", default="1")
+    os.environ.setdefault("POLARS_MAX_THREADS", _args.parse_known_args()[0].threads)
+
+from ingest.batches import read_batches
+from ingest.load import BATCH_SIZE, ingest_paths
+from ingest.reader import HandReader, ParsedHand, read_path
+from schemas.records import CARD_CODES
 
 DECK = [c for c in CARD_CODES if c != "??"]
+T = TypeVar("T")
 
 
 def make_hand(rng: random.Random, number: int) -> str:
@@ -113,6 +122,19 @@ def parse_pass(path: Path) -> int:
     return count
 
 
+def timed(func: Callable[..., T], *args: object) -> tuple[T, float, float]:
+    """``func(*args)``, its wall-clock seconds and this process's CPU seconds."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = func(*args)
+    return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def rate(count: int, wall: float, cpu: float) -> str:
+    """Hands per second by the wall clock and per CPU-second (the machine may be shared)."""
+    return (f"{count / wall:,.0f} hands/s wall ({wall:.2f} s), "
+            f"{count / cpu:,.0f} hands per CPU-second ({cpu:.2f} s CPU)")
+
+
 def peak_memory(path: Path) -> int:
     tracemalloc.start()
     parse_pass(path)
@@ -125,14 +147,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--profile", action="store_true", help="print the parse pass's profile")
-    parser.add_argument("--threads", type=int, default=0,
-                        help="polars threads (0: polars' default, one per core)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads for polars (default 1: one core; DuckDB uses its own)")
     args = parser.parse_args()
-    if args.threads:
-        os.environ["POLARS_MAX_THREADS"] = str(args.threads)
     import polars
 
-    print(f"polars threads: {polars.thread_pool_size()}; DuckDB: default threads")
+    print(f"polars threads: {polars.thread_pool_size()}")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         log, quarter = work / "day.log", work / "quarter.log"
@@ -142,24 +162,16 @@ def main() -> None:
         lines = log.read_text().count("\n")
         print(f"log: {args.hands} hands, {lines} lines, {size / 1e6:.1f} MB")
 
-        start = time.perf_counter()
-        parsed = parse_pass(log)
-        elapsed = time.perf_counter() - start
-        print(f"parse+validate (columnar fast path): {parsed / elapsed:,.0f} hands/s "
-              f"({lines / elapsed / 1e6:.2f} M lines/s, {elapsed:.2f} s)")
-        start = time.perf_counter()
-        parsed = reference_pass(quarter)
-        elapsed = time.perf_counter() - start
-        print(f"parse+validate (reference parser, HandRecord objects): "
-              f"{parsed / elapsed:,.0f} hands/s ({elapsed:.2f} s for {parsed} hands)")
-
-        start = time.perf_counter()
-        summary = ingest_paths([log], work / "bench.duckdb")
-        elapsed = time.perf_counter() - start
+        parsed, wall, cpu = timed(parse_pass, log)
+        print(f"parse+validate (columnar fast path): {rate(parsed, wall, cpu)}")
+        parsed, wall, cpu = timed(reference_pass, quarter)
+        print(f"parse+validate (reference parser, HandRecord objects, {parsed} hands): "
+              f"{rate(parsed, wall, cpu)}")
+        summary, wall, cpu = timed(ingest_paths, [log], work / "bench.duckdb")
         assert summary.stored == args.hands, summary
-        print(f"store (parse+dedupe+frames+DuckDB): {summary.stored / elapsed:,.0f} hands/s "
-              f"({elapsed:.2f} s)")
-        print(f"peak RSS of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+        print(f"store (parse+dedupe+frames+DuckDB): {rate(summary.stored, wall, cpu)}")
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"peak RSS of this process: {rss:.0f} MB")
         small, big = peak_memory(quarter), peak_memory(log)
         print(f"parse peak traced memory: {small / 1e6:.1f} MB for {args.hands // 4} hands, "
               f"{big / 1e6:.1f} MB for {args.hands} hands")

@@ -123,7 +123,7 @@ def players_most_findings(ctx: Context, limit: int = 20) -> pd.DataFrame:
     """The players whose seat is named in most findings."""
     return ctx.frame(
         "SELECT player_id, sum(findings) AS findings,"
-        " sum(findings) FILTER (WHERE severity = 'critical') AS critical"
+        " coalesce(sum(findings) FILTER (WHERE severity = 'critical'), 0) AS critical"
         " FROM mart_player_findings GROUP BY player_id"
         " ORDER BY findings DESC, player_id LIMIT $limit",
         {"limit": limit},

@@ -52,6 +52,11 @@ def hand_link_config() -> dict[str, Any]:
     }
 
 
+def queue_csv(queue: pd.DataFrame) -> bytes:
+    """The findings queue as CSV (UTF-8), without the internal columns."""
+    return queue.drop(columns=["total", "severity_rank"]).to_csv(index=False).encode()
+
+
 def key_of(row: pd.Series) -> FindingKey:
     """The stable key of a finding row (from ``mart_findings``)."""
     index = row.get("action_index")

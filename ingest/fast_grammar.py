@@ -15,6 +15,10 @@ from __future__ import annotations
 from schemas.records import CARD_CODES, Game, Openers
 
 AMOUNT = r"\d{1,13}(?:\.\d{1,2})?"
+# Free text as the reference parser keeps it from a right-stripped line: it cannot end in
+# white space (\x1c-\x1f count as white space for Python only, so control characters are
+# left to the reference parser).
+FREE = r"[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f]"
 _CARD = "(?:" + "|".join(c.replace("?", r"\?") for c in CARD_CODES) + ")"
 CARD_LIST = rf"\[(?:{_CARD}(?: {_CARD})*)?\]"
 SEAT = r"(?:10|[1-9])"
@@ -40,7 +44,7 @@ DEALER_LINE = (
     rf"|returns {AMOUNT} to Seat {SEAT})$"
 )
 FLOOR_LINE = (
-    rf"^Floor: (?:note .+|pot plays|pot killed|Seat {SEAT} (?:false openers|fouled hand"
+    rf"^Floor: (?:note {FREE}|pot plays|pot killed|Seat {SEAT} (?:false openers|fouled hand"
     rf"|penalty {AMOUNT}))$"
 )
 ACTION_LINE = f"(?:{PLAYER_LINE})|(?:{DEALER_LINE})|(?:{FLOOR_LINE})"
@@ -56,13 +60,13 @@ IDENTIFIER = r"^[A-Za-z0-9._-]+$"
 # Free text as the reference parser keeps it: no control characters (where Python's and
 # the regex engine's ideas of whitespace differ), no blank at either end.
 SEAT_VALUE = rf"^([^\s\x00-\x1f\x7f](?:.*[^\s\x00-\x1f\x7f])?) \(({AMOUNT})\)$"
-# Each header key and the pattern its value must match (None: any text).
-HEADER_VALUES: dict[str, str | None] = {
+# Each header key and the pattern its value must match.
+HEADER_VALUES: dict[str, str] = {
     "Hand": IDENTIFIER,
     "Time": TIME,
-    "Room": None,
+    "Room": f"^{FREE}$",
     "Table": IDENTIFIER,
-    "Dealer": None,
+    "Dealer": f"^{FREE}$",
     "Game": "^(?:" + "|".join(g.value for g in Game) + ")$",
     "Limit": rf"^{AMOUNT}/{AMOUNT}$",
     "Ante": rf"^{AMOUNT}$",
@@ -74,5 +78,3 @@ HEADER_VALUES: dict[str, str | None] = {
 }
 REQUIRED_KEYS = ("Hand", "Time", "Table", "Game", "Limit", "Ante", "Button")
 SEAT_KEY = rf"^Seat {SEAT}$"
-# Characters that make a line go to the reference parser (see SEAT_VALUE).
-CONTROL = r"[\x00-\x08\x0a-\x1f\x7f]"

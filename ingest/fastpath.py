@@ -24,23 +24,19 @@ import numpy as np
 import polars as pl
 
 from ingest import fast_grammar as g
-from schemas.records import SECTION_ORDER, WAGER_VERBS
+from schemas.records import SECTION_ORDER
 
 _SECTION_IDS = {f"*** {s.value} ***": i for i, s in enumerate(SECTION_ORDER)}
 _SECTION_NAMES = {i: s.value for i, s in enumerate(SECTION_ORDER)}
 _RESULT = len(SECTION_ORDER) - 1
 _HEADER_LINE = (
     "^(?:" + "|".join(
-        f"{key}: " + (pat[1:-1] if pat else ".*") for key, pat in g.HEADER_VALUES.items()
+        f"{key}: " + pat[1:-1] for key, pat in g.HEADER_VALUES.items()
     ) + f"|Seat {g.SEAT}: " + g.SEAT_VALUE[1:-1] + ")$"
 )
 _WORD_VERBS = {"declares": "declares openers", "splits": "splits openers",
                "stands": "stands pat", "draws": "draws fifth", "retrieves": "retrieves hand"}
 _FLOOR_VERBS = {"false": "false openers", "fouled": "fouled hand", "penalty": "penalty"}
-_WAGERS = [v.value for v in WAGER_VERBS]
-_CARD_VERBS = ["dealt", "shows openers", "discards", "draws fifth", "shows", "mucks", "burns",
-               "exposes", "deals"]
-_AMOUNT_FIRST = ["antes", "opens", "bets", "calls", "raises", "withdraws", "collects", "returns"]
 _EMPTY_CARDS = pl.lit([], dtype=pl.List(pl.String))
 
 
@@ -68,20 +64,22 @@ def _cards(inner: pl.Expr) -> pl.Expr:
 
 def _lines(texts: Sequence[str], first_lines: Sequence[int]) -> pl.DataFrame:
     """One row per kept line: hand position, file line, text (right-stripped)."""
-    parts = [t.split("\n") for t in texts]
-    counts = np.fromiter((len(p) for p in parts), dtype=np.int64, count=len(parts))
-    flat = [line for p in parts for line in p]
+    # Splitting in polars keeps the per-line work out of the interpreter; "\n" is the
+    # only separator, exactly as the reference parser's str.split("\n").
+    lists = pl.Series(texts, dtype=pl.String).str.split("\n")
+    counts = lists.list.len().to_numpy().astype(np.int64)
+    total = int(counts.sum())
     starts = np.repeat(np.cumsum(counts) - counts, counts)
     firsts = np.repeat(np.asarray(first_lines, dtype=np.int64), counts)
     frame = pl.DataFrame({
         "idx": np.repeat(np.arange(len(texts), dtype=np.int32), counts),
-        "line": (firsts + np.arange(len(flat)) - starts).astype(np.int32),
-        "raw": pl.Series(flat, dtype=pl.String),
+        "line": (firsts + np.arange(total) - starts).astype(np.int32),
+        "text": lists.explode(),
     })
-    text = pl.col("raw").str.strip_chars_end()
-    frame = frame.with_columns(text=text, bad=pl.col("raw").str.contains(g.CONTROL))
-    skip = (pl.col("text") == "") | pl.col("text").str.strip_chars_start().str.starts_with("#")
-    return frame.filter(~skip).drop("raw")
+    # No line is stripped or skipped here: a blank or comment line, trailing white space
+    # or a control character makes a line match no pattern, and its hand goes to the
+    # reference parser (free-text patterns cannot end in white space, see fast_grammar).
+    return frame
 
 
 def _position_in_hand(idx: pl.Series) -> np.ndarray:
@@ -111,18 +109,18 @@ def parse_columns(texts: Sequence[str], first_lines: Sequence[int]) -> FastBatch
     header = frame.filter(pl.col("cur").is_null())
     body = frame.filter(pl.col("cur").is_not_null() & ~pl.col("is_section"))
 
-    bad = [frame.filter("bad")["idx"],
-           sections.filter((pl.col("sec") < 0) | (pl.col("sec") <= pl.col("prev").fill_null(-1)))
+    bad = [sections.filter((pl.col("sec") < 0) | (pl.col("sec") <= pl.col("prev").fill_null(-1)))
            ["idx"]]
     hands, seats, header_bad = _header(header)
     bad += header_bad
     actions, results, body_bad = _body(body)
     bad += body_bad
-    last = frame.group_by("idx").agg(pl.col("cur").last())
+    last = frame.unique("idx", keep="last")
     bad.append(last.filter(pl.col("cur").fill_null(-1) != _RESULT)["idx"])
     rejected = pl.concat(bad).unique()
-    hands = (hands.join(results, on="idx", how="left")
-             .join(frame.group_by("idx").agg(first_line=pl.col("line").min()), on="idx"))
+    firsts = pl.DataFrame({"idx": pl.Series(range(len(texts)), dtype=pl.Int32),
+                           "first_line": pl.Series(first_lines, dtype=pl.Int32)})
+    hands = hands.join(results, on="idx", how="left").join(firsts, on="idx")
     bad_after = hands.filter(pl.col("time").is_null() | pl.col("pot").is_null())["idx"]
     rejected = pl.concat([rejected, bad_after]).unique()
     keep = ~pl.col("idx").is_in(rejected.implode())
@@ -178,7 +176,7 @@ def _header(header: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, list[pl.S
                                   time_unit="us"),
         utc_offset_minutes=(sign * (time.str.slice(20, 2).cast(pl.Int32, strict=False) * 60
                                     + time.str.slice(23, 2).cast(pl.Int32, strict=False))
-                            ).cast(pl.Int32),
+                            ).cast(pl.Int32, strict=False),
         room=pl.col("Room"), dealer_id=pl.col("Dealer"), game=pl.col("Game"),
         limit_small=_cents(limit.struct.field("field_0")),
         limit_big=_cents(limit.struct.field("field_1")),
@@ -201,7 +199,9 @@ def _body(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, list[pl.Serie
     results = body.filter("is_result")
     actions = body.filter(~pl.col("is_result"))
     bad = [results.filter(~text.str.contains(g.RESULT_LINE))["idx"],
-           actions.filter(~text.str.contains(g.ACTION_LINE))["idx"]]
+           ]
+    actions = actions.with_columns(ok=text.str.contains(g.ACTION_LINE))
+    bad.append(actions.filter(~pl.col("ok"))["idx"])
     kind = text.str.splitn(": ", 2).struct.field("field_0")
     amount = _cents(text.str.split(" ").list.last())
     per_hand = results.with_columns(kind=kind, amount=amount).group_by("idx").agg(
@@ -216,7 +216,8 @@ def _body(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, list[pl.Serie
                                | (pl.col("n_out") > 1))["idx"])
     per_hand = per_hand.select("idx", "pot", "rake", "carried_out", "result_line").with_columns(
         pl.col("rake").fill_null(0))
-    return _actions(actions), per_hand, bad
+    # Only lines of the grammar are taken apart (their hands are dropped anyway).
+    return _actions(actions.filter("ok")), per_hand, bad
 
 
 def _field(col: pl.Expr, sep: str, n: int = 1) -> pl.Expr:
@@ -224,55 +225,116 @@ def _field(col: pl.Expr, sep: str, n: int = 1) -> pl.Expr:
     return col.str.splitn(sep, 2).struct.field(f"field_{n}")
 
 
-def _actions(actions: pl.DataFrame) -> pl.DataFrame:
-    text = pl.col("text")
-    rest = _field(text, ": ")
-    actor = (pl.when(text.str.starts_with("Seat ")).then(pl.lit("seat"))
-             .when(text.str.starts_with("Dealer: ")).then(pl.lit("dealer"))
-             .otherwise(pl.lit("floor")))
-    frame = actions.with_columns(actor=actor, rest=rest)
-    r = pl.col("rest")
-    frame = frame.with_columns(word=_field(r, " ", 0), args=_field(r, " "))
-    seat_actor, floor_actor = pl.col("actor") == "seat", pl.col("actor") == "floor"
-    floor_seat = floor_actor & r.str.starts_with("Seat ")
-    ruling = _field(_field(r, " "), " ")  # "Seat N false openers" -> "false openers"
-    verb = (pl.when(seat_actor & r.str.starts_with("[")).then(pl.lit("dealt"))
-            .when(seat_actor & r.str.starts_with("shows openers ")).then(pl.lit("shows openers"))
-            .when(floor_seat).then(_field(ruling, " ", 0).replace(_FLOOR_VERBS))
-            .when(floor_actor & r.str.starts_with("pot ")).then(r)
-            .otherwise(pl.col("word").replace(_WORD_VERBS)))
-    frame = frame.with_columns(verb=verb)
-    v = pl.col("verb")
-    all_in = seat_actor & v.is_in(_WAGERS) & text.str.ends_with(" and is all-in")
-    frame = frame.with_columns(all_in=all_in).with_columns(
-        args=pl.when("all_in").then(pl.col("args").str.strip_suffix(" and is all-in"))
-        .otherwise("args"))
-    args = pl.col("args")
-    open_at = text.str.find("[", literal=True)
-    close_at = text.str.find("]", literal=True)
-    first_list = text.str.slice(open_at + 1, close_at - open_at - 1)
-    reading_at = text.str.find("] (", literal=True) + 3
-    side_pot = _field(args, " from side pot ")
+_NULLS: dict[str, pl.DataType] = {
+    "amount": pl.Int64(), "to_amount": pl.Int64(), "cards": pl.List(pl.String()),
+    "drawn": pl.List(pl.String()), "side_pot": pl.Int32(), "reading": pl.String(),
+    "note": pl.String(),
+}
+_AMOUNT_WORDS = ["antes", "opens", "bets", "calls", "withdraws"]
+_BARE_WORDS = ["checks", "folds", "declares", "splits", "stands", "retrieves"]
+_LIST_WORDS = ["draws", "mucks"]
+
+
+def _category() -> pl.Expr:
+    """Which kind of line a validated action line is, to extract only its own fields."""
+    text, word = pl.col("text"), pl.col("word")
+    seat = text.str.starts_with("Seat ")
+    return (
+        pl.when(~seat).then(
+            pl.when(text.str.starts_with("Dealer: ")).then(pl.lit("dealer"))
+            .otherwise(pl.lit("floor")))
+        .when(pl.col("rest").str.starts_with("[")).then(pl.lit("dealt"))
+        .when(word.is_in(_AMOUNT_WORDS)).then(pl.lit("amount"))
+        .when(word.is_in(_BARE_WORDS)).then(pl.lit("bare"))
+        .when(word.is_in(_LIST_WORDS)).then(pl.lit("list"))
+        .when(pl.col("rest").str.starts_with("shows openers ")).then(pl.lit("list"))
+        .otherwise(word)  # raises, collects, shows, discards
+    )
+
+
+def _bracket(col: pl.Expr, which: int = 0) -> pl.Expr:
+    """The cards of the first (0) or second (1) ``[..]`` list of ``col``."""
+    inner = col.str.split_exact("[", 2).struct.field(f"field_{which + 1}")
+    return _cards(_field(inner, "]", 0))
+
+
+def _extract(cat: str, frame: pl.DataFrame) -> pl.DataFrame:
+    """Verb, seat and the fields of one category of lines (the others stay null)."""
+    text, rest, word, args = pl.col("text"), pl.col("rest"), pl.col("word"), pl.col("args")
+    seat = text.str.slice(5, 2).str.strip_suffix(":").cast(pl.Int32, strict=False)
+    all_in_args = args.str.strip_suffix(" and is all-in")
+    out: dict[str, pl.Expr] = {"actor": pl.lit("seat"), "verb": word, "seat": seat}
+    if cat == "dealt":
+        out |= {"verb": pl.lit("dealt"), "cards": _bracket(rest)}
+    elif cat == "amount":
+        out |= {"amount": _cents(all_in_args), "all_in": text.str.ends_with(" and is all-in")}
+        out["all_in"] = out["all_in"] & (word != "withdraws")
+    elif cat == "raises":
+        out |= {"amount": _cents(_field(all_in_args, " to ", 0)),
+                "to_amount": _cents(_field(all_in_args, " to ")),
+                "all_in": text.str.ends_with(" and is all-in")}
+    elif cat == "collects":
+        out |= {"amount": _cents(_field(args, " from side pot ", 0)),
+                "side_pot": _field(args, " from side pot ").cast(pl.Int32, strict=False)}
+    elif cat == "bare":
+        out["verb"] = word.replace(_WORD_VERBS)
+    elif cat == "list":
+        out |= {"verb": pl.when(rest.str.starts_with("shows openers ")).then(
+            pl.lit("shows openers")).otherwise(word.replace(_WORD_VERBS)),
+            "cards": pl.when(args.is_not_null()).then(_bracket(rest))}
+    elif cat == "shows":
+        reading_at = text.str.find("] (", literal=True) + 3
+        out |= {"cards": _bracket(rest), "reading": pl.when(text.str.ends_with(")")).then(
+            text.str.slice(reading_at, text.str.len_chars() - reading_at - 1))}
+    elif cat == "discards":
+        out |= {"cards": _bracket(rest), "drawn": _bracket(rest, 1)}
+    elif cat == "dealer":
+        out |= {"actor": pl.lit("dealer"),
+                "seat": _field(args, " to Seat ").cast(pl.Int32, strict=False),
+                "cards": pl.when(word != "returns").then(
+                    pl.when(args.is_not_null()).then(_bracket(rest))),
+                "amount": pl.when(word == "returns").then(_cents(_field(args, " ", 0)))}
+    else:  # floor
+        ruling = _field(_field(rest, " "), " ")  # "Seat N false openers" -> "false openers"
+        on_seat = rest.str.starts_with("Seat ")
+        out |= {"actor": pl.lit("floor"),
+                "verb": pl.when(on_seat).then(_field(ruling, " ", 0).replace(_FLOOR_VERBS))
+                .when(word == "pot").then(rest).otherwise(word),
+                "seat": pl.when(on_seat).then(
+                    rest.str.slice(5, 2).str.strip_suffix(" ").cast(pl.Int32, strict=False)),
+                "amount": _cents(_field(ruling, "penalty ")),
+                "note": pl.when(word == "note").then(args)}
+    out.setdefault("all_in", pl.lit(False))
+    for name, dtype in _NULLS.items():
+        out.setdefault(name, pl.lit(None, dtype=dtype))
     return frame.select(
+        "idx", "line", "cur",
+        **{name: expr for name, expr in out.items()},
+    )
+
+
+def _actions(actions: pl.DataFrame) -> pl.DataFrame:
+    rest = _field(pl.col("text"), ": ")
+    frame = actions.with_columns(rest=rest).with_columns(
+        word=_field(pl.col("rest"), " ", 0), args=_field(pl.col("rest"), " "))
+    frame = frame.with_columns(cat=_category())
+    parts = [_extract(str(cat[0]), part)
+             for cat, part in frame.partition_by("cat", as_dict=True).items()]
+    columns = ["idx", "line", "cur", "actor", "verb", "seat", "amount", "to_amount", "cards",
+               "drawn", "all_in", "side_pot", "reading", "note"]
+    merged = (pl.concat([p.select(columns) for p in parts]) if parts
+              else frame.select("idx", "line", "cur").with_columns(
+                  actor=pl.lit(None, pl.String), verb=pl.lit(None, pl.String),
+                  seat=pl.lit(None, pl.Int32), all_in=pl.lit(None, pl.Boolean),
+                  **{n: pl.lit(None, dtype=d) for n, d in _NULLS.items()}).select(columns))
+    merged = merged.sort("idx", "line")
+    return merged.select(
         "idx",
-        action_index=pl.Series(_position_in_hand(frame["idx"])),
+        action_index=pl.Series(_position_in_hand(merged["idx"]), dtype=pl.Int32),
         line=pl.col("line"),
         section=pl.col("cur").replace_strict(_SECTION_NAMES, default=None, return_dtype=pl.String),
-        actor=pl.col("actor"),
-        verb=v,
-        seat=pl.when(seat_actor).then(text.str.slice(5, 2).str.strip_suffix(":"))
-        .when(floor_seat).then(r.str.slice(5, 2).str.strip_suffix(" "))
-        .when(v.is_in(["exposes", "deals", "returns"])).then(_field(text, " to Seat "))
-        .cast(pl.Int32, strict=False),
-        amount=pl.when(v.is_in(_AMOUNT_FIRST)).then(_cents(_field(args, " ", 0).fill_null(args)))
-        .when(v == "penalty").then(_cents(_field(ruling, "penalty "))),
-        to_amount=pl.when(v == "raises").then(_cents(_field(args, " to "))),
-        cards=pl.when(open_at.is_not_null() & v.is_in(_CARD_VERBS)).then(_cards(first_list)),
-        drawn=pl.when(v == "discards").then(
-            _cards(_field(text, " draws [").str.strip_suffix("]"))),
-        all_in=pl.col("all_in"),
-        side_pot=pl.when(v == "collects").then(side_pot.cast(pl.Int32, strict=False)),
-        reading=pl.when((v == "shows") & text.str.ends_with(")"))
-        .then(text.str.slice(reading_at, text.str.len_chars() - reading_at - 1)),
-        note=pl.when(v == "note").then(r.str.strip_prefix("note ")),
+        actor="actor", verb="verb", seat=pl.col("seat").cast(pl.Int32, strict=False),
+        amount="amount",
+        to_amount="to_amount", cards="cards", drawn="drawn", all_in="all_in",
+        side_pot="side_pot", reading="reading", note="note",
     )

@@ -15,7 +15,7 @@ a seat that already acted is passed over unless the bet changed since.
 
 from __future__ import annotations
 
-from schemas.records import SECTION_ORDER, Action, Actor, Game, HandRecord, Section, Verb
+from schemas.records import SECTION_ORDER, Action, Actor, HandRecord, Section, Verb
 
 from .cards import final_hand, rebuild_dealt
 from .effects import LineEffects
@@ -36,7 +36,8 @@ class Replay(LineEffects):
 
     - ``record``; ``seats``: seat number -> :class:`SeatState`; ``order``: occupied seats
       clockwise from the first seat left of the button.
-    - ``steps``: one :class:`Step` per action, ``steps[i]`` is the state before action i.
+    - ``steps``: one :class:`Step` per action, ``steps[i]`` is the state before action i;
+      ``betting``: the steps of turn verbs (check ... fold) inside a betting round.
     - ``opener`` (the seat that is the opener at the end: the declarer after a false
       opener), ``opens_index`` (the first ``opens``/opening line), ``original_opener``,
       ``opened_all_in`` (the pot was opened with ``opens 0 and is all-in``),
@@ -59,9 +60,13 @@ class Replay(LineEffects):
         numbers = sorted(self.seats)
         after = [n for n in numbers if n > record.button]
         self.order: tuple[int, ...] = (*after, *(n for n in numbers if n <= record.button))
+        # Clockwise successor of each occupied seat.
+        self._next = dict(zip(self.order, (*self.order[1:], *self.order[:1]), strict=True))
         self.unit_before = record.limit_small
         self.unit_after = record.limit_big
         self.steps: list[Step] = []
+        #: The steps of the player lines that take a turn inside a betting round.
+        self.betting: list[Step] = []
         self.opener: int | None = None
         self.original_opener: int | None = None
         self.opens_index: int | None = None
@@ -192,28 +197,32 @@ class Replay(LineEffects):
             if (s := self.seats[n]).can_bet and s.stake < target
         )
 
-    def _turn(self) -> int | None:
-        """The next seat clockwise from the pointer (inclusive) that still has to act."""
-        if not self._pending:
+    def _turn(self, actor: int | None) -> int | None:
+        """The next seat clockwise from the pointer (inclusive) that still has to act.
+
+        A seat all-in for its ante may still declare before the pot opens, but a log
+        need not write its pass: unless it is the one acting, it is passed over.
+        """
+        pending = self._pending
+        if not pending:
             return None
-        numbers = self.order
-        i = numbers.index(self._ptr) if self._ptr in numbers else 0
-        for k in range(len(numbers)):
-            n = numbers[(i + k) % len(numbers)]
-            if n in self._pending:
+        seats = self.seats
+        n = self._ptr if self._ptr in self._next else self.order[0]
+        for _ in range(len(self.order)):
+            if n in pending and (n == actor or not seats[n].all_in):
                 return n
+            n = self._next[n]
         return None
 
     def _next_seat(self, seat: int) -> int:
-        numbers = self.order
-        return numbers[(numbers.index(seat) + 1) % len(numbers)]
+        return self._next[seat]
 
     def _apply(self, a: Action) -> None:
         seat = self.seats.get(a.seat) if a.seat is not None else None
         street = self._street
         betting = street is not None and a.verb in _TURN and a.actor is Actor.SEAT
         if betting:
-            turn = self._turn()
+            turn = self._turn(a.seat)
             self._contenders = sum(
                 1 for s in self._seat_list
                 if s.dealt_in and not (s.folded or s.dead or s.all_in)
@@ -236,6 +245,8 @@ class Replay(LineEffects):
         step.level_after = self._level
         step.bet_after = self._bet
         self.steps.append(step)
+        if betting:
+            self.betting.append(step)
         if betting and seat is not None:
             if in_turn:
                 self._ptr = self._next_seat(seat.seat)
@@ -327,8 +338,3 @@ class Replay(LineEffects):
         self._pending = {n for n in self.order if self.seats[n].can_bet} - {seat}
         if sum(1 for s in self._seat_list if s.can_bet) >= 3:
             self._multi = max(self._multi, self._level)
-
-    @property
-    def jacks_or_better(self) -> bool:
-        """The game needs openers (Jacks or Better) rather than opening on anything."""
-        return self.record.game is Game.JACKS_OR_BETTER

@@ -21,7 +21,7 @@ from itertools import combinations
 
 from audit.evaluator import describe
 from audit.openers_test import holds_openers, is_openers
-from audit.replay import Replay
+from audit.replay import Replay, SeatState
 from audit.replay.cards import known
 from audit.rule import HandContext
 from schemas.records import SECTION_ORDER, Action, Actor, Openers, Section, Verb
@@ -85,12 +85,29 @@ def _minus(cards: Sequence[str], remove: Sequence[str]) -> list[str] | None:
     return rest
 
 
+def _kept(shown: Sequence[str], state: SeatState, dealt: Sequence[str] | None) -> list[str] | None:
+    """The cards a seat kept through the draw, read off its shown final hand: the shown
+    cards less those drawn, or, where the drawn cards are unrecorded, the dealt cards less
+    the discards when the shown hand holds them all. None when neither can be read."""
+    drawn = (*state.drawn, *state.fifth)
+    if known(drawn):
+        kept = _minus(shown, drawn)
+        if kept is not None:
+            return kept
+    if dealt is not None and known(state.discards):
+        rest = _minus(dealt, state.discards)
+        if rest is not None and _minus(shown, rest) is not None:
+            return rest
+    return None
+
+
 def proof(ctx: HandContext, seat: int) -> Known:
     """Did ``seat`` show openers in this hand (R-JB 3, H-23.4, L-33)?
 
     A ``shows openers [..]`` whose cards hold openers (and, where the deal is known,
     were dealt to the seat), or a ``shows`` of the final hand whose kept cards plus
-    discards are openers (or whose kept cards alone already are). UNKNOWN when the only candidate proofs hold ``??``.
+    discards are openers (or whose kept cards alone already are). UNKNOWN when the
+    only candidate proofs hold ``??``.
     """
     replay = ctx.replay
     state = replay.seat(seat)
@@ -107,8 +124,10 @@ def proof(ctx: HandContext, seat: int) -> Known:
         ):
             return Known.YES
     if state.shown is not None:
-        kept = _minus(state.shown, (*state.drawn, *state.fifth))
-        if kept is not None:
+        kept = _kept(state.shown, state, dealt)
+        if kept is None:
+            unknown = unknown or not known((*state.shown, *state.drawn, *state.fifth))
+        else:
             candidate = (*kept, *state.discards)
             if known(kept) and _valid_openers(kept, minimum, bobtail):
                 return Known.YES  # the cards it kept were dealt to it and already open
@@ -200,13 +219,13 @@ def before_draw_complete(replay: Replay) -> int:
         acted.add(a.seat)
         if stacks.get(a.seat, 0) - step.totals.get(a.seat, 0) - step.chips <= 0:
             all_in.add(a.seat)
-        stakes = dict(step.stakes)
-        stakes[a.seat] = stakes.get(a.seat, 0) + step.chips
-        waiting = [
-            n for n in dealt_in - gone - all_in
-            if n not in acted or stakes.get(n, 0) < step.bet_after
-        ]
-        if (step.pot_open or step.bet_after > 0) and not waiting:
+        if not (step.pot_open or step.bet_after > 0):
+            continue
+        stakes, seat, chips, bet = step.stakes, a.seat, step.chips, step.bet_after
+        if not any(
+            n not in acted or stakes.get(n, 0) + (chips if n == seat else 0) < bet
+            for n in dealt_in - gone - all_in
+        ):
             return step.index + 1
     return out
 

@@ -64,8 +64,9 @@ class MisdealNotCalled(Rule):
         }
         if not wrong:
             return
-        seats = sorted(wrong, key=lambda s: (s not in replay.order, replay.order.index(s)
-                                             if s in replay.order else s))
+        # Clockwise from the button's left, as the dealer deals (unseated seats last).
+        seats = sorted(wrong, key=lambda s: replay.order.index(s) if s in replay.order
+                       else len(replay.order) + s)
         described = ", ".join(f"seat {s} had {wrong[s]}" for s in seats)
         line = start.line if start is not None else record.result_line
         yield ctx.finding(

@@ -17,7 +17,8 @@ class MissingAnteOrFattener(SequenceRule):
         On a deal with ``Ante`` above 0, every seat dealt in must ante that much,
         unless it antes all it has (all-in). Where the house fattens (foster), the
         deal after a passed-out one is a fattened deal and each seat must put in at
-        least the fattener (one counter), whatever the header says. The previous
+        least the fattener (one counter), whatever the header says. Past the house's
+        limit of anted deals no ante is due (antes there are J501's). The previous
         deal is needed only to know whether this deal is fattened. One finding per
         deal, on the first short ante line, or, when the seats short did not ante at
         all, on the first line after the antes (play went on without it), listing
@@ -48,8 +49,9 @@ class MissingAnteOrFattener(SequenceRule):
         fattening = ctx.profile.fattening
         fattened = fattening is not None and passed_out(ctx.previous)
         due = max(deal.ante, fattening or 0) if fattened else deal.ante
-        if due <= 0:
-            return
+        limit = ctx.profile.ante_limit
+        if due <= 0 or (limit is not None and deal.jackpot > limit):
+            return  # past the house's limit of antes none is due (antes there are J501's)
         replay = ctx.current_replay
         stacks = {s.seat: s.stack for s in deal.seats}
         short = [n for n in sorted(dealt_in(deal))

@@ -51,7 +51,7 @@ class IllegalOpenerWithdrawal(Rule):
             return
         replay = ctx.replay
         opener = replay.original_opener
-        if opener is None:
+        if opener is None or not any(a.verb is Verb.WITHDRAWS for a in ctx.record.actions):
             return
         openers = {opener, *(s for _, s in replay.declarations)}
         first_bet = replay.steps[replay.opens_index or 0].chips

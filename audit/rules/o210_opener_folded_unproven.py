@@ -47,13 +47,15 @@ class OpenerFoldedUnproven(Rule):
         if not judged(ctx):
             return
         replay = ctx.replay
+        # A seat the floor ruled false openers is caught already (O201's question).
         ruled = {s for _, s in replay.false_openers}
-        openers = {seat: index for index, seat in reversed(opening_lines(replay))}
+        opened_at = {seat: index for index, seat in reversed(opening_lines(replay))}
         for a in ctx.record.actions:
             seat = a.seat
-            if (a.verb is not Verb.FOLDS or a.actor is not Actor.SEAT or seat not in openers
-                    or a.index < openers[seat] or seat in ruled):
+            if (a.verb is not Verb.FOLDS or a.actor is not Actor.SEAT or seat not in opened_at
+                    or a.index < opened_at[seat] or seat in ruled):
                 continue
+            del opened_at[seat]  # a seat gives up once; a second fold is B104's question
             shown = proof(ctx, seat)
             if shown is Known.UNKNOWN:
                 yield ctx.unverifiable(f"opener seat {seat}'s proof has unrecorded cards",
@@ -66,4 +68,3 @@ class OpenerFoldedUnproven(Rule):
                                         "openers_shown": [list(c) for c in
                                                           replay.seats[seat].openers_shown]},
                 )
-            return  # a seat folds once; the first fold decides

@@ -23,14 +23,18 @@ class PotAwardedToWrongHand(Rule):
 
     What it does:
         For the main pot and each side pot, takes the live hands contesting it (seats
-        that put in enough, did not fold, were not ruled dead or fouled, and did not
-        muck), ranks their final hands with the joker as R-JK says, and checks every
-        ``collects`` line of that pot: the collector must hold the best hand. When the
-        best hands tie, the collected chips must be split evenly, the odd cent going to
-        the first winning seat clockwise from the button. One finding per wrong
-        collection line, or one per pot for a wrong split. A collection by a seat that
-        folded or was ruled dead is B104's; a collector with a fouled hand is D302's; a
-        misdeal's refunds are not awards. Unverifiable when a contending hand is unknown.
+        that did not fold, were not ruled dead or fouled, and did not muck; an all-in
+        seat only contests the pots its chips reached), ranks their final hands with
+        the joker as R-JK says, and checks every ``collects`` line of that pot: the
+        collector must hold the best hand. When the best hands tie, the collected
+        chips must be split evenly, the odd chip going to the first winning seat
+        clockwise from the button (one each, in that order, if more are left; the
+        log does not name the chip, so whole cents and whole chips of 0.05 to 1 are
+        both fair). One finding per wrong collection line, or one per pot for a
+        wrong split. A collection by a seat that folded or was ruled dead (a false
+        opener found at the showdown) is B104's; a collector with a fouled hand is
+        D302's; a misdeal's refunds are not awards. Unverifiable when a contending
+        hand is unknown; an uncontested pot needs no cards.
 
     Why it matters:
         The money went to the wrong player: the single most expensive error a dealer

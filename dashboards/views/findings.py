@@ -10,7 +10,7 @@ import streamlit as st
 
 from dashboards.queries import FAMILIES, REVIEW_STATUSES, SEVERITIES, SORTS
 from dashboards.state import guard, load
-from dashboards.ui import hand_link_config, review_form, with_hand_links
+from dashboards.ui import hand_link_config, queue_csv, review_form, with_hand_links
 
 st.title("Findings")
 snap = guard()
@@ -64,8 +64,10 @@ st.markdown(
 
 
 def _csv() -> bytes:
-    full = load("findings_queue", sort=sort, descending=descending, limit=None, **filters)
-    return full.drop(columns=["total", "severity_rank"]).to_csv(index=False).encode()
+    # Built only when the button is clicked: the whole filtered set, not the shown page.
+    return queue_csv(
+        load("findings_queue", sort=sort, descending=descending, limit=None, **filters)
+    )
 
 
 st.download_button(

@@ -119,7 +119,12 @@ with findings_tab:
         )
         st.markdown(f"**{row['message']}**")
         st.caption(f"Evidence: `{row['evidence']}`")
-        for passage in passages_for(str(row["source"])):
+        passages = passages_for(str(row["source"]))
+        st.caption(
+            f"Source: {row['source']}"
+            + ("" if passages else " (no rulebook passage: an accounting or deck rule)")
+        )
+        for passage in passages:
             if passage.text:
                 st.markdown(f"> **{passage.citation}** — {passage.text}")
             else:

@@ -37,7 +37,9 @@ cols[2].metric("False openers", f"{int(stats['false_openers']):,}")
 cols[3].metric("Split openers", f"{int(stats['split_openers']):,}")
 cols[4].metric("Pots won", f"{int(stats['pots_won']):,}")
 cols[5].metric("Chips won", money(int(stats["chips_won"])))
-cols[6].metric("Findings naming the seat", f"{int(stats['findings']):,}")
+cols[6].metric(
+    "Findings on seat", f"{int(stats['findings']):,}", help="Findings that name this player's seat"
+)
 st.caption(f"At {int(stats['tables'])} tables, {stats['first_day']} to {stats['last_day']}.")
 
 left, right = st.columns([1, 2])

@@ -100,6 +100,20 @@ def _showdown_first(st: DealState) -> int:
     return next(s.seat for s in st.clockwise_from(st.setup.button) if s.in_hand)
 
 
+def _found_unproven(st: DealState) -> bool:
+    """Forced J508: the floor finds the false opener at the showdown; the pot is carried
+    (L-33) but the double-ante penalty is not charged."""
+    fo = st.false_opener
+    shown = [r for r in st.draft.find(Verb.SHOWS, fo, Section.SHOWDOWN)]
+    if fo is None or not shown:
+        return False
+    st.draft.add(Section.SHOWDOWN, Actor.FLOOR, Verb.FALSE_OPENERS, fo)
+    st.draft.pot = sum(s.total for s in st.seats) + st.dead_money + st.setup.carried
+    st.draft.carried_out = st.draft.pot
+    st.events.add("unproven_carried")
+    return True
+
+
 def play_deal(table: TableSettings, profile: Profile, setup: DealSetup, forces: Forces,
               rng: random.Random) -> DealState:
     """Simulate one deal; the returned state holds the draft and what happened."""
@@ -135,6 +149,8 @@ def play_deal(table: TableSettings, profile: Profile, setup: DealSetup, forces: 
     if forces.refund_weak_caller:
         refund_weak_callers(st)
     showdown(st, rng, _showdown_first(st))
+    if forces.unproven_at_showdown and _found_unproven(st):
+        return st
     if len(st.live()) == 1 and st.live()[0].seat == st.opener:
         show_openers(st, st.live()[0], Section.SHOWDOWN)
     award(st)

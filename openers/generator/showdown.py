@@ -104,7 +104,7 @@ def showdown(st: DealState, rng: random.Random, first: int) -> None:
             st.draft.add(Section.SHOWDOWN, Actor.SEAT, Verb.MUCKS, s.seat)
             s.folded = True
             continue
-        if s.seat in winners or rng.random() < 0.35:
+        if s.seat in winners or s.seat == st.false_opener or rng.random() < 0.35:
             strength = power(s)
             reading = category(strength).value if readings and strength >= 0 else None
             st.draft.add(Section.SHOWDOWN, Actor.SEAT, Verb.SHOWS, s.seat,

@@ -55,6 +55,8 @@ class Forces:
     """
 
     no_open: bool = False
+    #: With ``false_opener``: the floor finds it at the showdown and carries the pot (J508).
+    unproven_at_showdown: bool = False
     #: With ``false_opener``: how the floor rules on it before the draw (see falseopen.py).
     caught_false_opener: str = ""
     #: A seat with openers is left all-in for the ante; it opens 0, a caller calls short.

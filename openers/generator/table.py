@@ -80,6 +80,8 @@ class TableSim:
         self.deal_number = 0
         self.jackpot, self.carried, self.passed_out = 1, 0, False
         self.pending: str | None = None
+        #: Codes a plant left for the next deal (J508 judges the deal after the fault).
+        self.next_codes: tuple[str, ...] = ()
         self.patience = 0
 
     # -- between deals ---------------------------------------------------------------
@@ -149,7 +151,9 @@ class TableSim:
         hand_rng_seed = f"{self.cfg.seed}:deal:{self.index}:{self.deal_number}"
         if self.pending is None and self.codes and self.rng.random() < self.cfg.violations:
             self.pending, self.patience = self.rng.choice(self.codes), PLANT_PATIENCE
-        st, codes = None, ()
+        st = None
+        codes: tuple[str, ...] = self.next_codes
+        self.next_codes = ()
         if self.pending is not None:
             plant = self.plants[self.pending]
             planted = dataclasses.replace(setup, seats=dict(setup.seats))
@@ -165,8 +169,10 @@ class TableSim:
                     result = plant.finish(st, random.Random(hand_rng_seed + ":f"))
                     if result is None:
                         st = None
+                    elif plant.labels_next:
+                        self.next_codes, self.pending = result, None
                     else:
-                        codes, self.pending = result, None
+                        codes, self.pending = codes + result, None
                 if st is not None:
                     setup = planted
             self.patience -= 1

@@ -24,7 +24,7 @@ def nightly(
     reports: Annotated[
         Path | None,
         typer.Option("--reports", help="Folder for the run reports, one sub-folder per run "
-                                       "[default: 'reports' beside the store]."),
+                                       "(default: a 'reports' folder beside the store)."),
     ] = None,
     profile: Annotated[
         str, typer.Option("--profile", help="House profile: a built-in name or a TOML file.")

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import duckdb
 
+from ingest.paths import is_log_name
+
 _CHUNK = 1 << 20
 
 
@@ -73,9 +75,11 @@ class FilePlan:
 
 
 def list_inbox(inboxes: Sequence[Path]) -> list[Path]:
-    """Every regular, non-hidden file under the inbox paths, sorted, without repeats.
+    """Every hand log under the inbox paths, sorted, without repeats.
 
-    A path may be a directory (searched recursively) or a single file. Raises
+    A path may be a directory (searched recursively for the log names ``openers
+    ingest`` reads from a folder, hidden files and folders left out) or a single
+    file (always read). Raises
     :class:`InboxError` for a path that does not exist or cannot be listed.
     """
     found: dict[Path, None] = {}
@@ -93,7 +97,7 @@ def list_inbox(inboxes: Sequence[Path]) -> list[Path]:
             relative = entry.relative_to(inbox)
             if any(part.startswith(".") for part in relative.parts):
                 continue
-            if entry.is_file():
+            if entry.is_file() and is_log_name(entry.name):
                 found[entry.resolve()] = None
     return sorted(found)
 

@@ -8,12 +8,13 @@ it describes is committed:
 1. each inbox file is loaded (ingest commits per batch; a hand already stored
    comes back as a duplicate, a quarantine row already there is ignored), and
    only then is its new offset recorded in ``ops_inbox_files``;
-2. the tables of every hand not yet audited are written to
-   ``ops_pending_tables`` before the audit, and each is removed only after its
-   deal sequence has been audited again;
-3. hands are audited when the store holds no audit of them, whoever loaded them;
-4. the run's figures are claimed from the store in the transaction that closes
-   the run (``runs.claim_new``), so nothing is counted twice or lost.
+2. every hand the store holds no audit of (whoever loaded it), and the deal that
+   follows it at its table (whose J findings compare it with that hand), are
+   written to ``ops_pending_hands`` before anything is audited, and the queue is
+   cleared only after the audit; auditing a hand again replaces its rows;
+3. the run's figures are claimed from the store in the transaction that closes
+   the run (``runs.claim_new``), so nothing is counted twice or lost; a run killed
+   after that but before its report gets its report from the next run.
 
 Killed anywhere, the next run redoes the unfinished step and ends with the
 store an uninterrupted run would have made.
@@ -22,6 +23,7 @@ store an uninterrupted run would have made.
 from __future__ import annotations
 
 import errno
+import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
@@ -111,10 +113,6 @@ class NightlyResult:
     report_dir: Path | None = None
 
 
-class JobFailed(RuntimeError):
-    """The job cannot go on; the message is the reason given to the scheduler."""
-
-
 def _reason(exc: BaseException) -> str:
     """A one-line reason for the scheduler, naming a full disk or a lock plainly."""
     if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
@@ -159,19 +157,25 @@ def _locked_run(options: NightlyOptions, log: JobLog) -> NightlyResult:
         result = NightlyResult(ExitCode.OK, RunStatus.RUNNING, run_id=run_id)
         try:
             _work(con, options, log, result)
-        except (JobFailed, InboxError, ProfileError, duckdb.Error, OSError) as exc:
-            result.error = _reason(exc)
-            result.status, result.exit_code = RunStatus.FAILED, ExitCode.FAILED
-            log.error(f"run failed: {result.error}", run_id=run_id)
-            _close_failed(con, result, log)
+        except (InboxError, ProfileError, duckdb.Error, OSError) as exc:
+            _fail(con, result, _reason(exc), log)
+        except Exception as exc:
+            # A bug must still reach the scheduler as "the job failed" (2), never as
+            # "findings" (1, Python's own exit code for an uncaught exception).
+            log.error("unexpected error", traceback=traceback.format_exc())
+            _fail(con, result, f"internal error: {type(exc).__name__}: {exc}", log)
         return result
     finally:
         con.close()
 
 
-def _close_failed(con: duckdb.DuckDBPyConnection, result: NightlyResult, log: JobLog) -> None:
-    """Record the failure in ``runs`` if the store still takes writes."""
+def _fail(con: duckdb.DuckDBPyConnection, result: NightlyResult, reason: str,
+          log: JobLog) -> None:
+    """End the run as failed (exit 2), and record why in ``runs`` if the store still can."""
     assert result.run_id is not None
+    result.error = reason
+    result.status, result.exit_code = RunStatus.FAILED, ExitCode.FAILED
+    log.error(f"run failed: {reason}", run_id=result.run_id)
     try:
         finish_run(con, result.run_id, result.counts, status=RunStatus.FAILED,
                    exit_code=ExitCode.FAILED, error=result.error)

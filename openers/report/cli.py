@@ -41,6 +41,9 @@ def report(
         raise typer.Exit(2) from exc
     try:
         if run is not None:
+            if not con.execute("SELECT 1 FROM runs WHERE run_id = ?", [run]).fetchall():
+                typer.echo(f"error: the store has no run {run}", err=True)
+                raise typer.Exit(2)
             files = report_for_run(con, run, out)
         else:
             day: date | None = since.date() if since else None

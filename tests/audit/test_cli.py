@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 from pathlib import Path
@@ -11,9 +12,11 @@ import duckdb
 import typer
 from typer.testing import CliRunner
 
+from audit.cli import explain
 from audit.registry import RULES, codes
+from ingest.parser import parse_hand
 from openers.cli import app
-from tests.audit.harness import FIXTURES
+from tests.audit.harness import FIXTURES, read_fixture
 
 runner = CliRunner()
 EXAMPLE = Path(__file__).resolve().parents[2] / "ingest" / "samples" / "spec_example.log"
@@ -86,10 +89,12 @@ def test_rules_lists_and_explains_every_code() -> None:
     assert listing.exit_code == 0
     for code in codes():
         assert code in listing.stdout and RULES[code].name in listing.stdout
-        text = runner.invoke(app, ["rules", code.lower()]).stdout
-        assert text.startswith(f"{code} {RULES[code].name}")
+        text = explain(code)
+        assert text.startswith(f"{code} {RULES[code].name} ({RULES[code].severity.value})")
         for section in ("What it does:", "Why it matters:", "Example:", "Source:"):
             assert section in text
+    one = runner.invoke(app, ["rules", "b101"])
+    assert one.exit_code == 0 and one.stdout.strip() == explain("B101")
     assert runner.invoke(app, ["rules", "Z999"]).exit_code == 2
 
 
@@ -113,3 +118,15 @@ def test_audit_command_writes_the_store(tmp_path: Path) -> None:
     con = duckdb.connect(str(db), read_only=True)
     assert con.execute("SELECT count(*) FROM findings").fetchall() == [(2,)]
     con.close()
+
+
+def test_check_reads_gzip_and_jsonl(tmp_path: Path) -> None:
+    (tmp_path / "a.log.gz").write_bytes(gzip.compress((FIXTURES / "B105.log").read_bytes()))
+    hands = read_fixture(FIXTURES / "B106.log")
+    (tmp_path / "b.jsonl").write_text("\n".join(
+        parse_hand(h.text, first_line=h.first_line).model_dump_json() for h in hands) + "\n")
+    result = runner.invoke(app, ["check", str(tmp_path), "--select", "B", "--format", "jsonl"])
+    assert result.exit_code == 1
+    got = sorted((r["hand_id"], r["line"]) for r in map(json.loads, result.stdout.splitlines()))
+    assert got == [("B105-overcall", 28), ("B105-raise-does-not-add-up", 65),
+                   ("B106-opener-never-called", 29)]

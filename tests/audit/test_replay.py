@@ -30,7 +30,8 @@ def test_spec_example_replays_as_the_spec_explains() -> None:
     raise_step = replay.steps[10]
     assert (raise_step.current_bet, raise_step.level, raise_step.level_after) == (1000, 1, 2)
     assert replay.seats[1].folded and replay.seats[5].mucked and not replay.seats[5].live
-    assert replay.live_seats() == [3]
+    assert replay.live_seats() == [3] and replay.in_hand_seats() == [3, 5]
+    assert (replay.unit(Street.BEFORE_DRAW), replay.unit(Street.AFTER_DRAW)) == (1000, 2000)
     assert replay.final_hand(3) == ("Kd", "Kc", "Kh", "7s", "7h")  # as shown
     assert replay.seats[3].hand_after_draw() == ("Kd", "Kc", "7s", "7h", "Kh")
     assert replay.seats[1].openers_shown == [("Jh", "Js")]

@@ -92,7 +92,7 @@ PAGES = (
     ("hand", "Hand", "Raw log"),
     ("tables", "Tables", "Deals"),
     ("dealers", "Dealers", "Room average"),
-    ("players", "Players", "Findings naming the seat"),
+    ("players", "Players", "Findings on seat"),
     ("data-quality", "Data quality", "Quarantined items"),
 )
 

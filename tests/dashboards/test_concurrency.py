@@ -93,7 +93,7 @@ def test_review_saved_while_the_store_is_written(
     queue = at.dataframe[0].value
     assert queue["finding_key"].tolist() == [key]
     assert queue["reviewer"].tolist() == ["ana"]
-    assert reviews.history(review_file, _key_of(key))["note"].tolist() == [
+    assert reviews.history(review_file, _key_of(str(key)))["note"].tolist() == [
         "saved during the nightly run"
     ]
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
+import duckdb
 import pytest
 
-from dashboards import reviews
+from dashboards import queries, reviews
 from dashboards.hand_view import money
+from dashboards.ui import queue_csv
 from tests.dashboards.conftest import metrics, open_page, sql
 
 pytestmark = pytest.mark.usefixtures("app_env")
@@ -193,7 +197,7 @@ def test_players_stats(store: Path) -> None:
     assert shown["Opens"] == f"{opens:,}"
     assert shown["Split openers"] == f"{splits:,}"
     assert shown["Pots won"] == f"{pots:,}"
-    assert shown["Findings naming the seat"] == f"{named:,}"
+    assert shown["Findings on seat"] == f"{named:,}"
 
 
 def test_data_quality(store: Path) -> None:
@@ -208,3 +212,22 @@ def test_data_quality(store: Path) -> None:
         at.selectbox(key="q_kind").set_value(kind).run()
         (of_kind,) = sql(store, "SELECT count(*) FROM quarantine WHERE kind = ?", [kind])[0]
         assert len(at.dataframe[1].value) == min(of_kind, 1000)
+
+
+def test_csv_export_is_the_whole_filtered_set(store: Path, tmp_path: Path) -> None:
+    at = open_page("findings")
+    buttons = at.get("download_button")
+    assert [b.proto.label for b in buttons] == ["Export CSV"]
+    con = duckdb.connect(str(store), read_only=True)
+    try:
+        queue = queries.QUERIES["findings_queue"](
+            queries.Context(con, tmp_path / "none.sqlite"), severities=("major",), limit=None
+        )
+    finally:
+        con.close()
+    rows = list(csv.DictReader(io.StringIO(queue_csv(queue).decode())))
+    (majors,) = sql(store, "SELECT count(*) FROM findings WHERE severity = 'major'")[0]
+    assert len(rows) == majors > 0
+    assert {r["severity"] for r in rows} == {"major"}
+    assert {"hand_id", "code", "message", "review_status", "reviewer"} <= set(rows[0])
+    assert "total" not in rows[0]

@@ -14,8 +14,8 @@ from ingest.parser import parse_hand
 from ingest.reader import ParsedHand, sha256_text
 from ingest.writer import write_hand
 from tests.ingest.conftest import SAMPLES, example
-from tests.ingest.test_quarantine import CASES
 from tests.ingest.strategies import hand_records
+from tests.ingest.test_quarantine import CASES
 
 _NOISE = st.sampled_from([*"0123456789.-+:/[]() ?#*TJQKAcdhsXxé\t\x1c\xa0", "", "  ", "-1",
                           " and is all-in", "Seat 1: ", "*** DRAW ***", "Pot: 1"])
@@ -24,8 +24,11 @@ _NOISE = st.sampled_from([*"0123456789.-+:/[]() ?#*TJQKAcdhsXxé\t\x1c\xa0", "",
 def _rows(tables: dict) -> dict[str, list[dict]]:
     order = {"stg_hands": ("hand_id",), "stg_seats": ("hand_id", "seat"),
              "stg_actions": ("hand_id", "action_index")}
-    return {name: sorted(t.to_pylist(), key=lambda r, k=order[name]: tuple(r[c] for c in k))
-            for name, t in tables.items()}
+    out: dict[str, list[dict]] = {}
+    for name, table in tables.items():
+        keys = order[name]
+        out[name] = sorted(table.to_pylist(), key=lambda row: tuple(row[c] for c in keys))
+    return out
 
 
 def _reference(texts: list[str], firsts: list[int]) -> dict[str, list[dict]]:
@@ -43,7 +46,8 @@ def _fast(texts: list[str], firsts: list[int]) -> tuple[dict[str, list[dict]], l
 
 
 def test_samples_take_the_fast_path_with_the_reference_rows() -> None:
-    texts = [example("F1"), *(SAMPLES / "every_line.log").read_text().split("\n\n")[1:]]
+    pieces = (SAMPLES / "every_line.log").read_text().rstrip("\n").split("\n\n")[1:]
+    texts = [example("F1"), *pieces]
     firsts = [1, 100, 300, 500]
     rows, rejected = _fast(texts, firsts)
     assert rejected == []
@@ -51,7 +55,8 @@ def test_samples_take_the_fast_path_with_the_reference_rows() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(hand_records(max_actions=12), min_size=1, max_size=4, unique_by=lambda r: r.hand_id))
+@given(st.lists(hand_records(max_actions=12), min_size=1, max_size=4,
+                unique_by=lambda r: r.hand_id))
 def test_generated_hands_fast_rows_equal_reference_rows(records) -> None:
     texts = [write_hand(r) for r in records]
     firsts = [1 + 100 * i for i in range(len(texts))]
@@ -67,8 +72,8 @@ def test_generated_hands_fast_rows_equal_reference_rows(records) -> None:
 @settings(max_examples=400, deadline=None)
 @given(hand_records(max_actions=10), st.data())
 def test_fast_path_accepts_only_what_the_reference_accepts(record, data) -> None:
-    lines = write_hand(record.model_copy(update={"time": record.time.replace(microsecond=0)}))
-    lines = lines.split("\n")
+    whole = write_hand(record.model_copy(update={"time": record.time.replace(microsecond=0)}))
+    lines = whole.split("\n")
     for _ in range(data.draw(st.integers(1, 3))):
         row = data.draw(st.integers(0, len(lines) - 1))
         line = lines[row]

@@ -103,9 +103,10 @@ Seat 3: collects 240
 """
 
 
-def hand_text(table: str, number: int, *, over_cap: bool = False) -> str:
-    """Hand ``number`` of ``table``: two minutes after the previous one."""
-    when = START + timedelta(minutes=2 * number)
+def hand_text(table: str, number: int, *, over_cap: bool = False,
+              when: datetime | None = None) -> str:
+    """Hand ``number`` of ``table``: two minutes after the previous one (or at ``when``)."""
+    when = when or START + timedelta(minutes=2 * number)
     header = _HEADER.format(
         hand_id=f"BCY-{table}-{number:06d}", time=when.isoformat(), table=table,
         dealer=4400 + number % 3,

@@ -39,8 +39,10 @@ def test_list_inbox_recurses_skips_hidden_and_rejects_missing(tmp_path):
     (tmp_path / "in" / "a.log").write_text("x")
     (tmp_path / "in" / "sub" / "b.log").write_text("y")
     (tmp_path / "in" / ".partial.log").write_text("z")
+    (tmp_path / "in" / "README.md").write_text("not a log")
     names = [p.name for p in list_inbox([tmp_path / "in"])]
     assert names == ["a.log", "b.log"]
+    assert [p.name for p in list_inbox([tmp_path / "in" / "README.md"])] == ["README.md"]
     with pytest.raises(InboxError, match="does not exist"):
         list_inbox([tmp_path / "missing"])
 

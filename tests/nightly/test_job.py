@@ -174,3 +174,49 @@ def test_a_hand_still_being_written_waits_for_the_next_run(tmp_path):
     (inbox / "t02.log").write_text(hand_text("T02", 0)[:200])
     third = run_in_process(tmp_path, settle_seconds=300)
     assert (third.counts.hands, third.counts.quarantined) == (0, 0)
+
+
+def test_bad_profile_and_internal_errors_exit_2_never_1(tmp_path, monkeypatch):
+    import openers.nightly.job as job
+
+    write_day(tmp_path / "inbox", ("T01",), range(3))
+    bad = run_in_process(tmp_path, profile="no-such-house")
+    assert bad.exit_code is ExitCode.FAILED and "no-such-house" in (bad.error or "")
+
+    def broken(*_args, **_kwargs):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(job, "audit_store", broken)
+    crashed = run_in_process(tmp_path)
+    assert crashed.exit_code is ExitCode.FAILED
+    assert (crashed.error or "").startswith("internal error: KeyError")
+    monkeypatch.undo()
+    # The next run finishes the work the failed one left.
+    fixed = run_in_process(tmp_path)
+    assert fixed.exit_code is ExitCode.OK and fixed.counts.hands == 3
+
+
+def test_a_deal_arriving_late_gets_its_successor_reaudited(tmp_path):
+    from datetime import timedelta
+
+    from tests.nightly.handmaker import START
+
+    inbox = tmp_path / "inbox"
+    write_day(inbox, ("T01",), range(10))
+    run_in_process(tmp_path)
+    # A deal played between hands 4 and 5 arrives in another file the next night.
+    late = hand_text("T01", 900, when=START + timedelta(minutes=9))
+    (inbox / "t01-late.log").write_text(late + "\n", encoding="utf-8")
+    night = run_in_process(tmp_path)
+    assert night.counts.hands == 1 and night.counts.tables_resequenced == 1
+    db = tmp_path / "store.duckdb"
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        audited = dict(con.execute("SELECT hand_id, audited_at FROM audit_hands").fetchall())
+    finally:
+        con.close()
+    second_night = audited["BCY-T01-000900"]
+    # The deal after the late one is audited again (its J rules compare it with the late
+    # deal); the others keep their first audit.
+    assert audited["BCY-T01-000005"] == second_night
+    assert all(audited[f"BCY-T01-{n:06d}"] < second_night for n in (0, 4, 6, 9))

@@ -103,6 +103,9 @@ def test_openers_report_command(store, tmp_path):
     assert by_run.exit_code == 0, by_run.output
     missing = CliRunner().invoke(app, ["report", "--db", str(tmp_path / "none.duckdb")])
     assert missing.exit_code == 2
+    no_run = CliRunner().invoke(app, ["report", "--db", str(root / "store.duckdb"),
+                                      "--run", "999", "--out", str(tmp_path / "x")])
+    assert no_run.exit_code == 2 and not (tmp_path / "x").exists()
 
 
 def test_report_since_none_covers_every_hand(store, tmp_path):

@@ -73,6 +73,8 @@ class Plant:
     finish: Finish
     applies: Applies = any_table
     setup: Setup = plant_now
+    #: The codes belong to the next deal of the table (a J rule judging what followed).
+    labels_next: bool = False
 
 
 def on_event(event: str, *codes: str) -> Finish:

@@ -115,6 +115,10 @@ def _anted(setup: DealSetup, ctx: SequenceContext, profile: Profile,
     return Stage.PLANT if setup.ante > 0 else Stage.WAIT
 
 
+def _double_ante_house(table: TableSettings, profile: Profile) -> bool:
+    return jacks_only(table, profile) and profile.unproven_opener_penalty_antes > 0
+
+
 def _ante_limited(table: TableSettings, profile: Profile) -> bool:
     return profile.ante_limit is not None
 
@@ -126,6 +130,8 @@ PLANTS = (
     Plant("J504", Forces(), always("J504"), setup=_carried_wrong),
     Plant("J505", Forces(), always("J505"), setup=_moves_seat),
     Plant("J506", Forces(), always("J506"), setup=_joins),
+    Plant("J508", Forces(false_opener=True, unproven_at_showdown=True),
+          on_event("unproven_carried", "J508"), applies=_double_ante_house, labels_next=True),
     Plant("J507", Forces(skip_ante_seat=True), on_event("skip_ante_seat", "J507"),
           setup=_anted),
 )

@@ -1,0 +1,66 @@
+"""Figures for the nightly job: a first night, a night with nothing new, a night of growth.
+
+    .venv/bin/python benchmarks/nightly_job.py [--hands 20000] [--tables 20]
+
+Prints wall-clock seconds and hands per second for each night; the inbox and the
+store live in a temporary folder that is removed afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from openers.generator import GenerateConfig, generate
+from openers.nightly.job import FailOn, NightlyOptions, NightlyResult, run_nightly
+from openers.nightly.joblog import JobLog, LogFormat
+
+
+def _night(options: NightlyOptions) -> tuple[float, NightlyResult]:
+    start = time.perf_counter()
+    result = run_nightly(options, JobLog(LogFormat.JSON, io.StringIO()))
+    return time.perf_counter() - start, result
+
+
+def _print(label: str, seconds: float, result: NightlyResult) -> None:
+    hands = result.counts.hands
+    rate = f"{hands / seconds:,.0f} hands/s" if hands else "-"
+    print(f"{label:<28} {seconds:7.2f} s  {hands:>7} hands  {rate:>16}  exit {result.exit_code}")
+
+
+def main() -> None:
+    """Run the three nights and print their figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=20000)
+    parser.add_argument("--tables", type=int, default=20)
+    args = parser.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="openers-bench-"))
+    try:
+        generate(GenerateConfig(hands=args.hands, tables=args.tables, seed=1, violations=0.01,
+                                workers=2), root / "day")
+        inbox = root / "day" / "logs"
+        options = NightlyOptions(inboxes=(inbox,), db=root / "store.duckdb",
+                                 reports=root / "reports", fail_on=FailOn.NEVER,
+                                 settle_seconds=0.0)
+        _print("first night (with report)", *_night(options))
+        _print("same inbox again", *_night(options))
+        # Growth: a tenth of the files get a copy of their own first hands, renamed.
+        grown = 0
+        for path in sorted(inbox.glob("*.log"))[:: 10]:
+            text = path.read_text(encoding="utf-8")
+            first = text.split("\n\n")[:20]
+            extra = "\n\n".join(h.replace("Hand: ", "Hand: X", 1) for h in first if h.strip())
+            with path.open("a", encoding="utf-8") as handle:
+                handle.write("\n\n" + extra + "\n\n")
+            grown += 1
+        _print(f"{grown} files grown", *_night(options))
+    finally:
+        shutil.rmtree(root)
+
+
+if __name__ == "__main__":
+    main()
