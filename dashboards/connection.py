@@ -141,8 +141,9 @@ def take_snapshot(store: Path, sig: Signature) -> Snapshot:
 
 def materialize(copy: Path) -> None:
     """Replace each mart view of a snapshot copy by a table of its rows (never the store)."""
-    con = duckdb.connect(str(copy), config={"enable_progress_bar": False})
+    con = duckdb.connect(str(copy))
     try:
+        con.execute("SET enable_progress_bar = false")
         con.begin()
         for name in MATERIALIZED:
             con.execute(f"CREATE TABLE _materialized AS SELECT * FROM {name}")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 BLOCK_SIZE = 1 << 20
+BOM = b"\xef\xbb\xbf"
 # One or more blank (whitespace-only) lines after a line end.
 _SEPARATOR = re.compile(rb"\n(?:[ \t\f\v]*\r?\n)+")
 
@@ -70,8 +71,12 @@ def iter_chunks(
     buffer = b""
     offset = start_offset  # file offset of buffer[0]
     line = start_line  # line number of buffer[0]
+    first = start_offset == 0
     while True:
         block = stream.read(BLOCK_SIZE)
+        if first and block.startswith(BOM):  # Windows exports often start with one
+            block, offset = block[len(BOM):], offset + len(BOM)
+        first = False
         # A separator can only straddle the old tail from its trailing whitespace on, so
         # a hand longer than a block is not rescanned from its start every round.
         scan_from = len(buffer.rstrip(b" \t\f\v\r\n"))

@@ -308,7 +308,7 @@ def _extract(cat: str, frame: pl.DataFrame) -> pl.DataFrame:
     for name, dtype in _NULLS.items():
         out.setdefault(name, pl.lit(None, dtype=dtype))
     return frame.select(
-        "idx", "line", "cur",
+        "idx", "action_index", "line", "cur",
         **{name: expr for name, expr in out.items()},
     )
 
@@ -317,20 +317,20 @@ def _actions(actions: pl.DataFrame) -> pl.DataFrame:
     rest = _field(pl.col("text"), ": ")
     frame = actions.with_columns(rest=rest).with_columns(
         word=_field(pl.col("rest"), " ", 0), args=_field(pl.col("rest"), " "))
-    frame = frame.with_columns(cat=_category())
+    # Positions are taken before the split by kind; the rows need not be put back in order.
+    frame = frame.with_columns(cat=_category(),
+                               action_index=pl.Series(_position_in_hand(frame["idx"])))
     parts = [_extract(str(cat[0]), part)
              for cat, part in frame.partition_by("cat", as_dict=True).items()]
-    columns = ["idx", "line", "cur", "actor", "verb", "seat", "amount", "to_amount", "cards",
-               "drawn", "all_in", "side_pot", "reading", "note"]
-    merged = (pl.concat([p.select(columns) for p in parts]) if parts
-              else frame.select("idx", "line", "cur").with_columns(
-                  actor=pl.lit(None, pl.String), verb=pl.lit(None, pl.String),
-                  seat=pl.lit(None, pl.Int32), all_in=pl.lit(None, pl.Boolean),
-                  **{n: pl.lit(None, dtype=d) for n, d in _NULLS.items()}).select(columns))
-    merged = merged.sort("idx", "line")
+    columns = ["idx", "action_index", "line", "cur", "actor", "verb", "seat", "amount",
+               "to_amount", "cards", "drawn", "all_in", "side_pot", "reading", "note"]
+    empty = frame.select("idx", "action_index", "line", "cur").with_columns(
+        actor=pl.lit(None, pl.String), verb=pl.lit(None, pl.String), seat=pl.lit(None, pl.Int32),
+        all_in=pl.lit(None, pl.Boolean), **{n: pl.lit(None, dtype=d) for n, d in _NULLS.items()})
+    merged = pl.concat([p.select(columns) for p in parts]) if parts else empty.select(columns)
     return merged.select(
         "idx",
-        action_index=pl.Series(_position_in_hand(merged["idx"]), dtype=pl.Int32),
+        action_index=pl.col("action_index").cast(pl.Int32),
         line=pl.col("line"),
         section=pl.col("cur").replace_strict(_SECTION_NAMES, default=None, return_dtype=pl.String),
         actor="actor", verb="verb", seat=pl.col("seat").cast(pl.Int32, strict=False),

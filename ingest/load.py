@@ -101,14 +101,10 @@ def _stored_versions(con: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str
     """The kept version (without its text yet) of each id of ``ids`` already in the store."""
     if not ids:
         return {}
-    con.register("_ingest_ids", pa.table({"hand_id": pa.array(ids, pa.string())}))
-    try:
-        rows = con.execute(
-            "SELECT r.hand_id, r.sha256, r.source_file, r.first_line FROM raw_hands r "
-            "JOIN _ingest_ids USING (hand_id)"
-        ).fetchall()
-    finally:
-        con.unregister("_ingest_ids")
+    rows = con.execute(
+        "SELECT hand_id, sha256, source_file, first_line FROM raw_hands "
+        "WHERE hand_id IN (SELECT unnest(?::VARCHAR[]))", [ids]
+    ).fetchall()
     return {hid: StoredVersion(sha, file, line, "") for hid, sha, file, line in rows}
 
 

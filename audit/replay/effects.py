@@ -70,8 +70,8 @@ class LineEffects:
             seat.mucked = True
             seat.mucked_cards = a.cards
         elif verb is Verb.RETRIEVES_HAND:
+            # Retrieved to prove openers (R-JB 7): the hand stays mucked, not live (rules.md).
             seat.retrieved = True
-            seat.mucked = False
         elif verb is Verb.COLLECTS:
             seat.collected += amount
             seat.stack += amount

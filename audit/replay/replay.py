@@ -1,6 +1,6 @@
 """Replay a :class:`~schemas.records.HandRecord` line by line.
 
-The replay is the audit's one pass over a hand. For every line it freezes a
+The replay is the audit's one pass over a hand. For every line it records a
 :class:`Step` (the betting state *before* the line) and then applies the line as
 the log gives it, even when the line is wrong: the money follows the log, so one
 broken line never stops the replay and later lines are still judged. The rules
@@ -23,9 +23,7 @@ from .pots import build_pots
 from .state import Pot, SeatState, Step, StepHistory, Street, UnmatchedStake
 
 _TURN = frozenset({Verb.CHECKS, Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES, Verb.FOLDS})
-_DRAW_VERBS = frozenset({Verb.DISCARDS, Verb.STANDS_PAT, Verb.DRAWS_FIFTH})
 _POSITION = {s: i for i, s in enumerate(SECTION_ORDER)}
-_DRAW_POS = _POSITION[Section.DRAW]
 _STREET = {Section.BEFORE_DRAW: Street.BEFORE_DRAW, Section.AFTER_DRAW: Street.AFTER_DRAW}
 
 
@@ -51,8 +49,8 @@ class Replay(LineEffects):
 
     def __init__(self, record: HandRecord) -> None:
         self.record = record
-        has_deal = any(a.verb is Verb.DEALT for a in record.actions)
         dealt = {a.seat for a in record.actions if a.verb is Verb.DEALT}
+        has_deal = bool(dealt)
         self.seats: dict[int, SeatState] = {
             s.seat: SeatState(s.seat, s.player_id, s.stack, (s.seat in dealt) or not has_deal)
             for s in record.seats
@@ -137,11 +135,11 @@ class Replay(LineEffects):
         for action in self.record.actions:
             sec_pos = _POSITION[action.section]
             if sec_pos != pos:
-                self._enter(action, sec_pos)
+                self._enter(action)
                 pos = sec_pos
             self._apply(action)
 
-    def _enter(self, action: Action, sec_pos: int) -> None:
+    def _enter(self, action: Action) -> None:
         """Start a section: open a betting round, or note where the draw began."""
         section = action.section
         # The draw begins with the first DRAW line, or with AFTER DRAW if nobody drew.
@@ -288,7 +286,8 @@ class Replay(LineEffects):
             return 0
         if verb is Verb.CALLS:
             return self._put(seat, amount, a.all_in)
-        if verb is Verb.OPENS or (verb is Verb.BETS and not self._bet):
+        if verb is Verb.OPENS or (not self._bet and verb in (Verb.BETS, Verb.RAISES)):
+            # The first bet of a round opens it, however the log words it (B108 judges).
             return self._open_or_bet(a, seat, step)
         if verb in (Verb.RAISES, Verb.BETS):
             target = a.to_amount if a.to_amount is not None else seat.stake + amount
@@ -299,7 +298,12 @@ class Replay(LineEffects):
 
     def _open_or_bet(self, a: Action, seat: SeatState, step: Step) -> int:
         amount = a.amount or 0
-        total = amount if a.verb is Verb.OPENS else seat.stake + amount
+        if a.verb is Verb.OPENS:
+            total = amount
+        elif a.verb is Verb.RAISES and a.to_amount is not None:
+            total = a.to_amount
+        else:
+            total = seat.stake + amount
         chips = self._put(seat, max(total - seat.stake, 0), a.all_in)
         if step.street is not Street.AFTER_DRAW and not self.pot_open:
             self.pot_open = True

@@ -30,6 +30,7 @@ _POSITION = {s: i for i, s in enumerate(SECTION_ORDER)}
 _BEFORE = _POSITION[Section.BEFORE_DRAW]
 _TURN = frozenset({Verb.CHECKS, Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES, Verb.FOLDS})
 _DEAD_RULINGS = frozenset({Verb.FALSE_OPENERS, Verb.FOULED_HAND})
+_GONE = _DEAD_RULINGS | {Verb.FOLDS}
 
 
 class Known(Enum):
@@ -198,6 +199,7 @@ def before_draw_complete(replay: Replay) -> int:
     acted: set[int] = set()
     gone: set[int] = set()
     all_in: set[int] = set()
+    first = True
     stacks = {s.seat: s.stack for s in replay.record.seats}
     dealt_in = {n for n, s in replay.seats.items() if s.dealt_in}
     for step in replay.steps:
@@ -208,6 +210,9 @@ def before_draw_complete(replay: Replay) -> int:
             all_in.add(a.seat)
         if a.section is not Section.BEFORE_DRAW:
             continue
+        if first:  # seats the antes left without chips are all-in before any bet
+            first = False
+            all_in |= {n for n in dealt_in if stacks.get(n, 0) - step.totals.get(n, 0) <= 0}
         if a.verb in _DEAD_RULINGS and a.seat is not None:
             gone.add(a.seat)
         if a.actor is not Actor.SEAT or a.verb not in _TURN or a.seat is None:
@@ -241,6 +246,8 @@ class PotQuestion:
     false_opener: bool
     #: Why the pot had to play (R-JB 4): reasons, empty when it did not have to.
     must_play: tuple[str, ...]
+    #: Seats other than the ruled one still in the hand at the ruling (none: no pot to play).
+    others_in: tuple[int, ...]
     #: (index, seat) of the declarations after the ruling.
     declarations: tuple[tuple[int, int], ...]
     #: Index of a ``Floor: pot killed`` / ``Floor: pot plays`` line after the ruling.
@@ -270,14 +277,17 @@ def pot_question(replay: Replay) -> PotQuestion | None:
         if a.section is Section.BEFORE_DRAW and a.seat != seat and a.actor is Actor.SEAT
     ]
     reasons = []
-    raisers = sorted({a.seat for a in since_open if a.verb is Verb.RAISES if a.seat})
+    raisers = sorted({a.seat for a in since_open if a.verb is Verb.RAISES and a.seat})
     if raisers:
         reasons.append("seat " + ", ".join(map(str, raisers)) + " raised")
-    callers = sorted({a.seat for a in since_open if a.verb is Verb.CALLS if a.seat})
+    callers = sorted({a.seat for a in since_open if a.verb is Verb.CALLS and a.seat})
     if len(callers) >= 2:
         reasons.append(f"{len(callers)} seats called the opening bet")
     if before_draw_complete(replay) <= r:
         reasons.append("the action before the draw was complete")
+    out = {a.seat for a in actions[:r] if a.verb in _GONE and a.seat is not None}
+    others_in = tuple(n for n in replay.order
+                      if n != seat and n not in out and replay.seats[n].dealt_in)
     later = actions[r + 1:]
     killed_line = next((a.index for a in later if a.verb is Verb.POT_KILLED), None)
     plays_line = next((a.index for a in later if a.verb is Verb.POT_PLAYS), None)
@@ -291,7 +301,7 @@ def pot_question(replay: Replay) -> PotQuestion | None:
     killed = killed_line is not None or (plays_line is None and passed_out)
     return PotQuestion(
         ruling=r, seat=seat, false_opener=ruling.action.verb is Verb.FALSE_OPENERS,
-        must_play=tuple(reasons),
+        must_play=tuple(reasons), others_in=others_in,
         declarations=tuple((i, s) for i, s in replay.declarations if i > r),
         killed_line=killed_line, plays_line=plays_line, killed=killed, played_at=played_at,
     )

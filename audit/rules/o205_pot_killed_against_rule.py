@@ -35,7 +35,8 @@ class PotKilledAgainstRule(Rule):
         on the ruling line, or where play went on. Under Foster's second way
         (``foster``) the others always play on, so any kill is flagged; under his
         third way the cards are dealt afresh, so play going on is flagged. A false
-        opener found after the draw is not a pot-kill question.
+        opener found after the draw is not a pot-kill question, nor one that every
+        other seat had already folded to.
 
     Why it matters:
         Killing a pot that others raised or called into takes away what they played
@@ -63,8 +64,8 @@ class PotKilledAgainstRule(Rule):
         if not judged(ctx):
             return
         q = pot_question(ctx.replay)
-        if q is None:
-            return
+        if q is None or not q.others_in:
+            return  # nobody left to play for it: the deal can only carry
         # Foster's three ways are for false openers; a fouled opener is R-JB 4's case.
         style = ctx.profile.false_opener if q.false_opener else FalseOpenerStyle.DEAD_HAND_REFUND
         declarer = _eligible_declarer(ctx, q)

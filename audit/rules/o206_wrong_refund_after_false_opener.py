@@ -21,11 +21,11 @@ class WrongRefundAfterFalseOpener(Rule):
         bet (the chips of its ``opens`` line) stays in the pot: a ``Dealer: returns``
         that gives any of it back is flagged on that line (where the house makes the
         false opener forfeit every chip, Foster, any return to it is flagged). When
-        the pot is then killed (no eligible declaration; a ``Floor: pot killed`` or a
-        deal passed out), every other bet must come back, the false opener's raises
-        included: seats left with bets in the pot are flagged (once) on the RESULT line,
-        and a killed pot that is collected instead of ending ``Passed out:
-        carried`` is flagged on the collection. Whether the pot should have been
+        the pot is then killed (``Floor: pot killed``, or the deal passed out with no
+        ``Floor: pot plays``), every other bet must come back, the false opener's
+        raises included: seats left with bets in the pot are flagged, once, on the
+        RESULT line, and a killed pot that is collected instead of ending ``Passed
+        out: carried`` is flagged on the collection. Whether the pot should have been
         killed at all is O205's question.
 
     Why it matters:

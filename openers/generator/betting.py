@@ -241,7 +241,7 @@ class Round:
         self.check(s)
 
     def _facing(self, s: SeatState) -> None:
-        st, f, rng = self.st, self.st.forces, self.rng
+        st, f = self.st, self.st.forces
         if s.seat in (st.false_opener, st.declarer):
             self.call(s)
             return

@@ -61,7 +61,8 @@ def _antes(st: DealState) -> None:
         return
     skip = None
     if st.forces.skip_ante_seat:
-        skip = next((s.seat for s in st.seats if s.stack > ante and s.seat != st.setup.button), None)
+        skip = next((s.seat for s in st.seats
+                     if s.stack > ante and s.seat != st.setup.button), None)
     for s in st.seats:
         if s.seat == skip:
             st.events.add("skip_ante_seat")

@@ -83,7 +83,8 @@ class Draft:
         self.rows.append(row)
         return row
 
-    def find(self, verb: Verb, seat: int | None = None, section: Section | None = None) -> list[Row]:
+    def find(self, verb: Verb, seat: int | None = None,
+             section: Section | None = None) -> list[Row]:
         """Rows with ``verb`` (and ``seat`` / ``section`` when given), in order."""
         return [
             r for r in self.rows

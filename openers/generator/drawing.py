@@ -72,7 +72,8 @@ def _four_flush(hand: list[str]) -> list[str]:
 
 def _first_drawing(st: DealState, order: list[SeatState], min_discards: int) -> int | None:
     for s in order:
-        if s.seat != st.opener and len(s.hand) - len(read_shape(tuple(s.hand)).keep) >= min_discards:
+        wants = len(s.hand) - len(read_shape(tuple(s.hand)).keep)
+        if s.seat != st.opener and wants >= min_discards:
             return s.seat
     return None
 

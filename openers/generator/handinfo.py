@@ -33,16 +33,13 @@ class Shape:
     drawing: bool
 
 
-def _straight_cards(cards: list[str], jokers: int) -> tuple[str, ...] | None:
-    values = {RANK_VALUE[c[0]]: c for c in cards}
+def _is_straight(cards: list[str]) -> bool:
+    """Distinct naturals within a five-rank run (the joker, if any, fills the gap)."""
+    values = {RANK_VALUE[c[0]] for c in cards}
     if len(values) != len(cards):
-        return None
-    vals = sorted(values)
-    lows = [1 if v == ACE else v for v in vals]
-    for seq in (vals, sorted(lows)):
-        if seq[-1] - seq[0] <= 4:
-            return tuple(cards)
-    return None
+        return False
+    lows = {1 if v == ACE else v for v in values}
+    return max(values) - min(values) <= 4 or max(lows) - min(lows) <= 4
 
 
 def _four_to_straight(cards: list[str]) -> tuple[str, ...] | None:
@@ -68,9 +65,7 @@ def read_shape(hand: tuple[str, ...]) -> Shape:
     second_count = groups[1][1] if len(groups) > 1 else 0
     suits = Counter(c[1] for c in cards)
     flush = len(suits) == 1 and len(hand) == 5
-    straight = len(hand) == 5 and top_count == 1 and _straight_cards(cards, jokers) is not None
-    if jokers and not straight and len(hand) == 5 and len(set(c[0] for c in cards)) == 4:
-        straight = _straight_cards(cards, jokers) is not None
+    straight = len(hand) == 5 and _is_straight(cards)
 
     def keep_ranks(*values: int) -> tuple[str, ...]:
         return tuple(c for c in cards if RANK_VALUE[c[0]] in values) + jk

@@ -4,11 +4,15 @@ Pots are built from each seat's chips in: the main pot holds every seat's chips 
 to the smallest all-in, each side pot the next layer, numbered in that order. An
 uneven split gives the odd cents one each to the winners clockwise from the button
 (spec: the odd chip to the first winning seat clockwise from the button).
+
+An uncalled bet is never handed back: it stays in the pot its owner wins (the spec
+allows it); above an all-in it is a side pot only its owner contests.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from audit.evaluator import category, evaluate, ranks
@@ -79,7 +83,8 @@ def _winners(pot: Pot) -> list[SeatState]:
     return [s for s in pot.eligible if power(s) == best]
 
 
-def _clockwise_key(st: DealState):  # type: ignore[no-untyped-def]
+def _clockwise_key(st: DealState) -> Callable[[SeatState], tuple[bool, int]]:
+    """Sort key: seats clockwise from the button's left (the odd chip goes to the first)."""
     button = st.setup.button
     return lambda s: (s.seat <= button, s.seat)
 

@@ -17,8 +17,8 @@ from audit.profiles import PassedOutButton, Profile
 from openers.generator.config import GenerateConfig
 from openers.generator.deal import play_deal
 from openers.generator.draft import Draft
-from openers.generator.players import Player, PlayerPool
 from openers.generator.plants import Plant, SequenceContext, Stage
+from openers.generator.players import Player, PlayerPool
 from openers.generator.state import DealSetup, DealState, Forces, TableSettings
 from schemas.records import Game
 
@@ -66,7 +66,8 @@ class TableSim:
         self.rng = random.Random(f"{cfg.seed}:table:{index}")
         self.table = _settings(cfg, profile, index, self.rng)
         self.pool = PlayerPool(self.rng, f"{index + 1:02d}", self.table.big)
-        self.codes = [c for c in cfg.codes if c in plants and plants[c].applies(self.table, profile)]
+        self.codes = [c for c in cfg.codes
+                      if c in plants and plants[c].applies(self.table, profile)]
         self.plants = plants
         self.seats: dict[int, Player] = {}
         for seat in sorted(self.rng.sample(range(1, self.table.max_seats + 1),

@@ -92,3 +92,10 @@ def test_step_snapshots_of_totals_and_stakes() -> None:
     assert call.stakes == {1: 1000, 2: 2000, 3: 2000, 4: 0} and call.stake == 1000
     first_after = next(s for s in replay.steps if s.street is Street.AFTER_DRAW)
     assert first_after.stakes == {1: 0, 2: 0, 3: 0, 4: 0}
+
+
+def test_a_retrieved_hand_stays_mucked() -> None:
+    text = EXAMPLE.read_text().replace("Seat 5: mucks\n", "Seat 5: mucks\nSeat 5: retrieves hand\n")
+    replay = Replay(parse_hand(text))
+    assert replay.seats[5].retrieved and replay.seats[5].mucked
+    assert replay.live_seats() == [3]

@@ -54,7 +54,7 @@ def test_samples_take_the_fast_path_with_the_reference_rows() -> None:
     assert rows == _reference(texts, firsts)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.lists(hand_records(max_actions=12), min_size=1, max_size=4,
                 unique_by=lambda r: r.hand_id))
 def test_generated_hands_fast_rows_equal_reference_rows(records) -> None:
@@ -69,7 +69,7 @@ def test_generated_hands_fast_rows_equal_reference_rows(records) -> None:
     assert rows == _reference([texts[i] for i in kept], [firsts[i] for i in kept])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(hand_records(max_actions=10), st.data())
 def test_fast_path_accepts_only_what_the_reference_accepts(record, data) -> None:
     whole = write_hand(record.model_copy(update={"time": record.time.replace(microsecond=0)}))

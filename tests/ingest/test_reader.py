@@ -82,3 +82,11 @@ def test_sha256_is_of_the_normalised_raw_text() -> None:
     [item] = read_text(example("S") + "\n")
     assert isinstance(item, ParsedHand)
     assert item.sha256 == hashlib.sha256(example("S").encode()).hexdigest()
+
+
+def test_utf8_byte_order_mark_is_not_part_of_the_first_hand(tmp_path: Path) -> None:
+    path = tmp_path / "bom.log"
+    path.write_bytes(b"\xef\xbb\xbf" + f"{example('M1')}\r\n\r\n{example('M2')}".encode())
+    items = list(read_path(path))
+    assert _ids(items) == ["M1", "M2"]
+    assert items[0].first_line == 1 and items[1].first_line == 53

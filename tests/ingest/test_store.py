@@ -153,3 +153,20 @@ def test_actions_view_keeps_log_order_and_amounts_in_cents(tmp_path: Path, db: P
                      "AND seat = 5 ORDER BY position") == [
         ("Ac",), ("Jk",), ("9s",), ("5d",), ("3c",)]
     assert _rows(db, "SELECT utc_offset_minutes, pot, rake FROM hands") == [(-480, 14400, 400)]
+
+
+def test_fast_path_and_reference_parser_store_the_same_rows(tmp_path: Path, db: Path) -> None:
+    # The comment inside F2 sends it to the reference parser; F1 takes the fast path.
+    commented = example("F2").replace("*** DRAW ***", "# new deck\n*** DRAW ***")
+    path = tmp_path / "mixed.log"
+    path.write_text(f"{example('F1')}\n\n{commented}\n")
+    assert ingest_paths([path], db).stored_ids == ["F1", "F2"]
+    cols = "action_index, section, actor, verb, seat, amount, to_amount, cards, drawn, all_in"
+    first, second = (_rows(db, f"SELECT {cols} FROM stg_actions WHERE hand_id = '{h}' "
+                               "ORDER BY action_index") for h in ("F1", "F2"))
+    assert first == second and len(first) == 27
+    lines = _rows(db, "SELECT hand_id, min(line), max(line) FROM stg_actions GROUP BY 1 ORDER BY 1")
+    assert lines == [("F1", 17, 51), ("F2", 69, 104)]
+    hands = _rows(db, "SELECT * EXCLUDE (hand_id, first_line, result_line, sha256) FROM hands "
+                      "ORDER BY hand_id")
+    assert hands[0] == hands[1]

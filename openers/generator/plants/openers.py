@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from audit.openers_test import could_have_held_openers
-from audit.profiles import FalseOpenerStyle, Profile
+from audit.profiles import DiscardsSetAside, FalseOpenerStyle, Profile
 from openers.generator.plants.base import Finish, Plant, jacks_only, on_event
 from openers.generator.plants.helpers import collected, reached_showdown
 from openers.generator.state import DealState, Forces, TableSettings
@@ -67,6 +67,12 @@ def _strict_declare(table: TableSettings, profile: Profile) -> bool:
     return _refunding(table, profile) and not profile.passed_openers_may_declare
 
 
+def _declared_splits(table: TableSettings, profile: Profile) -> bool:
+    """O207 is judged where discards are set aside only when splitting (R-JB 9)."""
+    return (jacks_only(table, profile)
+            and profile.discards_set_aside is DiscardsSetAside.WHEN_SPLITTING)
+
+
 def _penalised(table: TableSettings, profile: Profile) -> bool:
     return jacks_only(table, profile) and bool(profile.abandon_penalty)
 
@@ -83,7 +89,7 @@ PLANTS = (
     Plant("O206", Forces(false_opener=True, caught_false_opener="bad_refund"),
           on_event("bad_refund", "O206"), applies=_refunding),
     Plant("O207", Forces(opener_breaks_openers=True),
-          on_event("opener_breaks_openers", "O207"), applies=jacks_only),
+          on_event("opener_breaks_openers", "O207"), applies=_declared_splits),
     Plant("O208", Forces(false_opener=True, false_opener_splits=True), _false_split_wins,
           applies=jacks_only),
     Plant("O209", Forces(refund_weak_caller=True), on_event("refund_weak_caller", "O209"),

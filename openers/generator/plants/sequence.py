@@ -13,13 +13,14 @@ from openers.generator.plants.base import (
     Plant,
     SequenceContext,
     Stage,
-    jacks_only,
     always,
+    jacks_only,
     on_event,
 )
 from openers.generator.players import Player
-from openers.generator.state import DealSetup, DealState, Forces, TableSettings
+from openers.generator.state import DealSetup, Forces, TableSettings
 from schemas.records import Openers
+
 
 def _anted_past_limit(setup: DealSetup, ctx: SequenceContext, profile: Profile,
                       rng: random.Random) -> Stage:
