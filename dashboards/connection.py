@@ -18,6 +18,7 @@ tables, so even a page's first render is fast on a million hands.
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -108,14 +109,34 @@ def _snapshot_dir(store: Path) -> Path:
     return _SNAPSHOT_ROOT / digest
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_orphans(directory: Path) -> None:
+    """Delete snapshot copies left by dashboard processes that are gone (killed, crashed)."""
+    for leftover in directory.glob("*.duckdb*"):
+        parts = leftover.name.split("-")
+        if len(parts) >= 3 and parts[1].isdigit() and not _alive(int(parts[1])):
+            leftover.unlink(missing_ok=True)
+
+
 def take_snapshot(store: Path, sig: Signature) -> Snapshot:
     """Copy the store under a shared read lock and open the copy read-only.
 
-    Raises ``StoreUnavailable`` when a writer holds the store.
+    Raises ``StoreUnavailable`` when a writer holds the store. Copies are named
+    after the process that made them, so one left by a dead process is removed here.
     """
     target_dir = _snapshot_dir(store)
     target_dir.mkdir(parents=True, exist_ok=True)
-    target = target_dir / f"{sig.token()}-{datetime.now(UTC):%H%M%S%f}.duckdb"
+    remove_orphans(target_dir)
+    target = target_dir / f"{sig.token()}-{os.getpid()}-{datetime.now(UTC):%H%M%S%f}.duckdb"
     try:
         # The read-only connection is the lock: no writer can change the file
         # while it is open, so the copy is one consistent state.

@@ -10,7 +10,9 @@ invalidates exactly what depends on it.
 
 from __future__ import annotations
 
+import atexit
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +43,12 @@ def _release(snapshot: Snapshot) -> None:
     snapshot.close()
 
 
+@atexit.register
+def _close_all() -> None:
+    # Streamlit does not release cached resources at exit; the copies must go.
+    _snapshot.clear()
+
+
 @st.cache_resource(max_entries=2, on_release=_release, show_spinner="Opening the store…")
 def _snapshot(store: str, token: str) -> Snapshot:
     path = Path(store)
@@ -52,23 +60,54 @@ def _snapshot(store: str, token: str) -> Snapshot:
     return snap
 
 
+# Per store: the token of the snapshot being served, and the thread preparing a newer one.
 _last_token: dict[str, str] = {}
+_builders: dict[str, tuple[str, threading.Thread]] = {}
+_lock = threading.Lock()
+
+
+def _build(store: str, token: str) -> None:
+    try:
+        _snapshot(store, token)
+    except StoreUnavailable:
+        return  # a writer holds the store: the next page load tries again
+    with _lock:
+        _last_token[store] = token
 
 
 def snapshot() -> Snapshot:
-    """The cached read-only connection on the current (or last readable) state of the store."""
+    """The cached read-only connection on the current (or last readable) state of the store.
+
+    The first snapshot of a store is taken while the page waits. When the store
+    changes later (the nightly run), the new snapshot is prepared in a background
+    thread and the previous one is served until it is ready, so no page waits for
+    the copy of a million hands.
+    """
     path = store_path()
+    key = str(path)
     token = signature(path).token()
-    try:
-        snap = _snapshot(str(path), token)
-    except StoreUnavailable:
-        previous = _last_token.get(str(path))
-        if previous is None:
-            raise
-        # A writer holds the store: keep serving the last snapshot.
-        return _snapshot(str(path), previous)
-    _last_token[str(path)] = token
+    with _lock:
+        previous = _last_token.get(key)
+        if previous is not None and previous != token:
+            running = _builders.get(key)
+            if running is None or not running[1].is_alive():
+                builder = threading.Thread(target=_build, args=(key, token), daemon=True)
+                _builders[key] = (token, builder)
+                builder.start()
+    if previous is not None:
+        return _snapshot(key, previous)
+    snap = _snapshot(key, token)
+    with _lock:
+        _last_token[key] = token
     return snap
+
+
+def wait_for_refresh(timeout: float = 120.0) -> None:
+    """Block until a snapshot being prepared in the background is ready (tests, scripts)."""
+    with _lock:
+        running = _builders.get(str(store_path()))
+    if running is not None:
+        running[1].join(timeout)
 
 
 def _reviews_token(path: Path) -> str:
@@ -108,7 +147,7 @@ def guard() -> Snapshot | None:
         return None
     if snap.token != signature(store_path()).token():
         st.info(
-            f"The store is being written (nightly job); showing it as of "
-            f"{snap.taken_at:%Y-%m-%d %H:%M:%S} UTC."
+            f"The store has changed (nightly job); showing it as of "
+            f"{snap.taken_at:%Y-%m-%d %H:%M:%S} UTC while the new state is prepared."
         )
     return snap

@@ -42,6 +42,15 @@ def _is_skippable(line: bytes) -> bool:
 
 def _trim(data: bytes, first_line: int, start: int, terminated: bool) -> Chunk | None:
     """Drop leading/trailing blank and comment lines; None if nothing is left."""
+    # Most hands have neither: check the first and last line before splitting all of them.
+    newline = data.endswith(b"\n")
+    body = data[:-1] if newline else data
+    first_end = body.find(b"\n")
+    first = body if first_end < 0 else body[:first_end]
+    if not _is_skippable(first) and not _is_skippable(body[body.rfind(b"\n") + 1 :]):
+        if body.endswith(b"\r"):
+            body = body[:-1]
+        return Chunk(body, first_line, start, start + len(data), terminated, newline)
     lines = data.split(b"\n")
     head = 0
     while head < len(lines) and _is_skippable(lines[head]):

@@ -1,8 +1,9 @@
 """Columnar fast path: check and convert a whole batch of hands with vectorised string
 operations, straight into the staging tables' columns.
 
-Per-line Python (the reference parser builds one frozen model per line) tops out
-near 10,000 hands/s. Here every line of a batch goes into one polars frame; the
+Per-line Python (the reference parser builds one frozen model per line) reads about
+6,000 hands per CPU-second; this path about 2.5 times that (``benchmarks/bench_ingest.py``).
+Here every line of a batch goes into one polars frame; the
 format's grammar (:mod:`ingest.fast_grammar`) is matched by the regex engine in
 one pass per line kind, the hand-level rules (required headers, section order,
 one Pot...) are group-bys, and the values are sliced out column-wise.

@@ -6,8 +6,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ingest.batches import read_batches
 from ingest.errors import ErrorKind
 from ingest.reader import HandReader, QuarantineItem
+
+BATCH_SIZE = 5000
 
 
 @dataclass
@@ -31,24 +34,23 @@ def validate_paths(files: Iterable[str | Path]) -> ValidationReport:
     first: dict[str, tuple[str, str, int]] = {}
     for path in files:
         report.files += 1
-        for item in HandReader(path):
-            if isinstance(item, QuarantineItem):
-                report.problems.append(item)
-                report.hands += item.kind not in (ErrorKind.EMPTY_FILE, ErrorKind.UNREADABLE_FILE)
-                continue
-            report.hands += 1
-            hand_id = item.record.hand_id
-            seen = first.get(hand_id)
-            if seen is None:
-                first[hand_id] = (item.sha256, item.file, item.first_line)
-                continue
-            if seen[0] == item.sha256:
-                report.duplicates += 1
-            else:
-                report.problems.append(QuarantineItem(
-                    item.file, item.first_line, item.record.hand_id, ErrorKind.CONFLICT,
-                    f"line {item.first_line}: hand {item.record.hand_id} conflicts with "
-                    f"{seen[1]} line {seen[2]} (same id, different text)",
-                    item.raw_text, item.first_line, item.sha256, item.end_offset,
-                ))
+        for batch in read_batches(HandReader(path), BATCH_SIZE):
+            for problem in batch.problems:
+                report.problems.append(problem)
+                report.hands += problem.kind not in (ErrorKind.EMPTY_FILE,
+                                                     ErrorKind.UNREADABLE_FILE)
+            for item in batch.candidates:
+                report.hands += 1
+                seen = first.get(item.hand_id)
+                if seen is None:
+                    first[item.hand_id] = (item.sha256, item.file, item.first_line)
+                elif seen[0] == item.sha256:
+                    report.duplicates += 1
+                else:
+                    report.problems.append(QuarantineItem(
+                        item.file, item.first_line, item.hand_id, ErrorKind.CONFLICT,
+                        f"line {item.first_line}: hand {item.hand_id} conflicts with "
+                        f"{seen[1]} line {seen[2]} (same id, different text)",
+                        item.raw_text, item.first_line, item.sha256, item.end_offset,
+                    ))
     return report

@@ -39,13 +39,13 @@ bars = (
     .mark_bar()
     .encode(
         x=alt.X("per_1000:Q", title="findings per 1,000 hands"),
-        y=alt.Y("dealer_id:N", sort="-x", title="dealer"),
+        y=alt.Y("dealer_id:N", sort="-x", title="dealer", axis=alt.Axis(labelOverlap=False)),
         color=alt.condition(f"datum.per_1000 > {room}", alt.value("#c62828"), alt.value("#607d8b")),
         tooltip=["dealer_id", "hands", "findings", "per_1000"],
     )
 )
 rule = alt.Chart(pd.DataFrame({"room": [room]})).mark_rule(color="#1565c0").encode(x="room:Q")
-st.altair_chart((bars + rule).properties(height=max(160, 22 * len(rates))), width="stretch")
+st.altair_chart((bars + rule).properties(height=max(160, 26 * len(rates))), width="stretch")
 st.dataframe(rates, hide_index=True, width="stretch")
 
 if rates.empty:

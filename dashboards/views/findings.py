@@ -76,26 +76,17 @@ st.download_button(
 
 shown = with_hand_links(queue)
 columns = [
-    "link",
-    "time",
-    "severity",
-    "code",
-    "name",
-    "table_id",
-    "dealer_id",
-    "seat",
-    "player_id",
-    "line",
-    "message",
-    "review_status",
-    "reviewer",
-    "decided_at",
-    "decisions",
-]
+    "link", "time", "severity", "code", "review_status", "message", "name", "table_id",
+    "dealer_id", "seat", "player_id", "line", "reviewer", "decided_at", "decisions",
+]  # fmt: skip
 st.dataframe(
     shown,
     column_order=columns,
-    column_config=hand_link_config(),
+    column_config={
+        **hand_link_config(),
+        "review_status": st.column_config.TextColumn("review"),
+        "message": st.column_config.TextColumn("message", width="large"),
+    },
     hide_index=True,
     width="stretch",
     height=420,

@@ -135,23 +135,22 @@ class Round:
         order = [st.by_seat(first), *[s for s in st.clockwise_from(first) if s.seat != first]]
         i = 0
         while len(st.live()) > 1:
-            pending = [s for s in order if self.needs(s)]
-            if not pending:
+            if not any(self.needs(x) for x in order):
                 break
             s = order[i % len(order)]
             i += 1
             if not self.needs(s):
                 continue
-            if self._skip_closing_call(s, pending):
+            if self.st.forces.skip_closing_call and self._skip_closing_call(s, order):
                 return
             self._act(s)
             s.acted = True
             if falseopen.maybe_rule(self):
                 return
 
-    def _skip_closing_call(self, s: SeatState, pending: list[SeatState]) -> bool:
-        f = self.st.forces
-        if (f.skip_closing_call and self.before and self.st.opener is not None
+    def _skip_closing_call(self, s: SeatState, order: list[SeatState]) -> bool:
+        pending = [x for x in order if self.needs(x)]
+        if (self.before and self.st.opener is not None
                 and len(pending) == 1 and s.seat != self.st.opener
                 and 0 < self.current - s.round_bet < s.stack and s.acted):
             self.st.events.add("skip_closing_call")

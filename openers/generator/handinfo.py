@@ -8,8 +8,8 @@ straight or a flush, as R-JK 2 lets it.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from schemas.records import JOKER
 
@@ -52,18 +52,24 @@ def _four_to_straight(cards: list[str]) -> tuple[str, ...] | None:
     return None
 
 
+@lru_cache(maxsize=8192)  # a seat's hand is read at each of its decisions
 def read_shape(hand: tuple[str, ...]) -> Shape:
     """The player's reading of ``hand`` (five known cards)."""
     cards = [c for c in hand if c != JOKER]
     jokers = len(hand) - len(cards)
     jk = (JOKER,) * jokers
-    counts = Counter(RANK_VALUE[c[0]] for c in cards)
+    # Plain dicts: this runs at every decision of every seat, Counter is slower.
+    counts: dict[int, int] = {}
+    suits: dict[str, int] = {}
+    for c in cards:
+        v = RANK_VALUE[c[0]]
+        counts[v] = counts.get(v, 0) + 1
+        suits[c[1]] = suits.get(c[1], 0) + 1
     if jokers:
-        counts[ACE] += jokers
+        counts[ACE] = counts.get(ACE, 0) + jokers
     groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
     top_value, top_count = groups[0]
     second_count = groups[1][1] if len(groups) > 1 else 0
-    suits = Counter(c[1] for c in cards)
     flush = len(suits) == 1 and len(hand) == 5
     straight = len(hand) == 5 and _is_straight(cards)
 
@@ -86,7 +92,7 @@ def read_shape(hand: tuple[str, ...]) -> Shape:
         return Shape(TRIPS, top_value, keep_ranks(top_value), False)
     if top_count == 2 and second_count == 2:
         return Shape(TWO_PAIR, top_value, keep_ranks(top_value, groups[1][0]), False)
-    suit, in_suit = suits.most_common(1)[0] if suits else ("", 0)
+    suit, in_suit = max(suits.items(), key=lambda kv: kv[1]) if suits else ("", 0)
     if top_count == 2:
         return Shape(PAIR, top_value, keep_ranks(top_value), False)
     if in_suit + jokers >= 4:

@@ -91,12 +91,13 @@ class TableSim:
         return later[0] if later else occupied[0]
 
     def _seat_changes(self) -> None:
-        """Players come, go and rebuy, only while no antes are carried (R-DH 10, 11)."""
+        """Rebuys at any time; players come and go only while no antes are carried
+        (R-DH 10, 11: J505, J506)."""
         rng = self.rng
         for seat, player in list(self.seats.items()):
             if player.stack < self.table.ante or (player.stack < self.table.small
                                                   and rng.random() < 0.5):
-                if rng.random() < 0.5 and len(self.seats) > 4:
+                if not self.carried and rng.random() < 0.5 and len(self.seats) > 4:
                     self.pool.release(self.seats.pop(seat))
                 else:
                     player.stack = player.buy_in
@@ -144,8 +145,7 @@ class TableSim:
 
     def _one(self) -> DealOutput:
         self._tick()
-        if not self.carried:
-            self._seat_changes()
+        self._seat_changes()
         prev_button, prev_passed, prev_carried = self.button, self.passed_out, self.carried
         occupied_before = tuple(sorted(self.seats))
         setup = self._setup()

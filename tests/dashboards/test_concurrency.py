@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -11,8 +12,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from dashboards import reviews
-from dashboards.connection import StoreUnavailable, signature, take_snapshot
+from dashboards import reviews, state
+from dashboards.connection import StoreUnavailable, remove_orphans, signature, take_snapshot
 from tests.dashboards.conftest import ROOT, open_page, openers, sql
 
 # A writer like the nightly job: it opens the store for writing (taking DuckDB's
@@ -88,7 +89,13 @@ def test_review_saved_while_the_store_is_written(
     # A re-audit replaces every finding row; the decision still attaches by key.
     done = openers("audit", "--db", str(own_store))
     assert done.returncode == 0, done.stdout + done.stderr
+    # The first page after the change is served from the previous snapshot while
+    # the new one is prepared in the background.
     at = open_page("findings")
+    assert any("showing it as of" in i.value for i in at.info)
+    state.wait_for_refresh()
+    at = open_page("findings")
+    assert not any("showing it as of" in i.value for i in at.info)
     at.multiselect(key="f_statuses").set_value(["confirmed"]).run()
     queue = at.dataframe[0].value
     assert queue["finding_key"].tolist() == [key]
@@ -118,3 +125,14 @@ def test_snapshot_does_not_hold_the_store(own_store: Path) -> None:
     finally:
         snap.close()
     assert not snap.path.exists()
+
+
+def test_copies_of_dead_processes_are_removed(tmp_path: Path) -> None:
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    orphan = tmp_path / f"abc-{dead.stdout.strip()}-010203000000.duckdb"
+    mine = tmp_path / f"abc-{os.getpid()}-010203000000.duckdb"
+    for path in (orphan, Path(f"{orphan}.wal"), mine):
+        path.write_bytes(b"x")
+    remove_orphans(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [mine.name]

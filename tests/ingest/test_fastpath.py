@@ -102,3 +102,21 @@ def test_fast_path_accepts_only_what_the_reference_accepts(record, data) -> None
                          ids=[c[0] for c in CASES])
 def test_fast_path_rejects_every_broken_hand_of_the_corpus(case, mutate) -> None:
     assert parse_columns([mutate(example("BROKEN"))], [1]).rejected == [0]
+
+
+def test_a_fast_path_failure_falls_back_to_the_reference_parser(monkeypatch) -> None:
+    import polars as pl
+
+    import ingest.batches
+    from ingest.batches import read_batches
+    from ingest.reader import HandReader
+
+    def broken(texts, firsts):
+        raise pl.exceptions.ComputeError("simulated")
+
+    monkeypatch.setattr(ingest.batches, "parse_columns", broken)
+    path = SAMPLES / "every_line.log"
+    [batch] = list(read_batches(HandReader(path), 100))
+    assert [c.hand_id for c in batch.candidates] == [
+        "SAMPLE-ALL-1", "SAMPLE-ALL-2", "SAMPLE-ALL-3"]
+    assert all(c.parsed is not None for c in batch.candidates)
