@@ -1,10 +1,13 @@
 """Audit log files in batches on a process pool (``openers check``), using every core.
 
-The main process cuts each text file into batches of whole hands (byte ranges
-found by ``ingest.chunks.iter_chunks``, so line numbers stay the file's); each
-worker reads its batch with the ingest reader, replays and checks every hand, and
-sends back the results (and, when J rules run, the records for the sequence pass,
-which needs every deal of a table and runs in the main process).
+The main process cuts the text files into hand chunks (``ingest.chunks``, so line
+numbers stay the file's), reads each chunk's ``Table`` and ``Time`` headers with a
+regex, and groups the chunks by table in time order. A batch holds whole runs of
+one or more tables' deals, plus the deal just before its first one as *context*,
+so a worker can run both the hand rules and the deal-sequence (J) rules and send
+back only results: records never cross process boundaries, which would cost more
+than parsing them. JSON Lines inputs are read whole by a worker instead, and their
+deals' sequences are checked in the main process.
 """
 
 from __future__ import annotations
@@ -13,39 +16,53 @@ import gc
 import gzip
 import io
 import os
+import re
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 from audit.engine import AuditResult, audit_hand, audit_sequences, merge
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
-from ingest.chunks import iter_chunks
+from ingest.chunks import Chunk, iter_chunks
 from ingest.paths import expand_paths
 from ingest.reader import HandReader, ParsedHand, QuarantineItem, is_jsonl, read_path
 from schemas.records import HandRecord
 
-#: Hands per batch: big enough to amortise the pickling, small enough to balance cores.
+#: Hands per batch: big enough to amortise the pool's messages, small enough to balance cores.
 BATCH_HANDS = 1000
+_TABLE = re.compile(rb"^Table:[ \t]*(\S+)", re.MULTILINE)
+_TIME = re.compile(rb"^Time:[ \t]*(\S+)", re.MULTILINE)
+_NO_TIME = datetime.max
 
 
 @dataclass(frozen=True, slots=True)
-class Batch:
-    """Some whole hands of one file: a byte range (``data``), or the whole file if None."""
+class Item:
+    """One hand chunk of a text file (``context``: read only as the previous deal)."""
 
-    file: str
-    start_offset: int = 0
-    start_line: int = 1
-    data: bytes | None = None
+    file: int
+    chunk: Chunk
+    context: bool = False
+
+
+@dataclass(slots=True)
+class Batch:
+    """Work for one worker: hand chunks (``files`` indexes ``Item.file``), or a JSONL file."""
+
+    files: tuple[str, ...]
+    items: list[Item] = field(default_factory=list)
+    jsonl: str | None = None
 
 
 @dataclass(slots=True)
 class BatchResult:
-    """A worker's answer for one batch."""
+    """A worker's answer: results keyed by input position, problems, JSONL records."""
 
-    results: list[AuditResult] = field(default_factory=list)
+    results: list[tuple[tuple[int, int], AuditResult]] = field(default_factory=list)
     problems: list[QuarantineItem] = field(default_factory=list)
     records: list[HandRecord] = field(default_factory=list)
 
@@ -69,33 +86,54 @@ def _read_bytes(path: Path) -> bytes | None:
         return None  # the reader reports it as an unreadable file
 
 
-def plan_batches(paths: Iterable[str | Path], batch_hands: int = BATCH_HANDS) -> Iterator[Batch]:
-    """Cut the files named by ``paths`` (files, folders, globs) into batches of hands."""
+def _sort_key(chunk: Chunk) -> datetime:
+    """The deal's ``Time`` in UTC (naive), read from its bytes; unreadable ones sort last."""
+    m = _TIME.search(chunk.data)
+    if m is None:
+        return _NO_TIME
+    try:
+        when = datetime.fromisoformat(m.group(1).decode("ascii"))
+    except (ValueError, UnicodeDecodeError):
+        return _NO_TIME
+    return when.astimezone(UTC).replace(tzinfo=None) if when.tzinfo else when
+
+
+def plan_batches(paths: Iterable[str | Path], batch_hands: int = BATCH_HANDS) -> list[Batch]:
+    """Group the hands of ``paths`` (files, folders, globs) by table into batches."""
+    files: list[str] = []
+    batches: list[Batch] = []
+    tables: dict[bytes | None, list[tuple[datetime, int, int, Chunk]]] = defaultdict(list)
+    order = 0
     for path in expand_paths(paths):
         data = None if is_jsonl(path) else _read_bytes(path)
         if not data:
-            yield Batch(str(path))
+            batches.append(Batch((), jsonl=str(path)))  # JSONL, or the reader's file problem
             continue
-        start = count = 0
-        start_line = 1
-        end = 0
+        files.append(str(path))
+        seen = False
         for chunk in iter_chunks(io.BytesIO(data)):
-            if count == 0:
-                start, start_line = chunk.start_offset, chunk.first_line
-            count += 1
-            end = chunk.end_offset
-            if count == batch_hands:
-                yield Batch(str(path), start, start_line, data[start:end])
-                count = 0
-        if count:
-            yield Batch(str(path), start, start_line, data[start:end])
-
-
-def _items(batch: Batch) -> Iterator[ParsedHand | QuarantineItem]:
-    if batch.data is None:
-        return read_path(batch.file)
-    reader = HandReader(batch.file, start_offset=batch.start_offset, start_line=batch.start_line)
-    return reader.iter_text(io.BytesIO(batch.data))
+            m = _TABLE.search(chunk.data)
+            tables[m.group(1) if m else None].append((_sort_key(chunk), order, len(files) - 1,
+                                                      chunk))
+            order += 1
+            seen = True
+        if not seen:
+            batches.append(Batch((), jsonl=str(path)))  # the reader reports the empty file
+            files.pop()
+    names = tuple(files)
+    current = Batch(names)
+    for deals in tables.values():
+        deals.sort(key=lambda d: (d[0], d[1]))
+        for i, (_, _, file, chunk) in enumerate(deals):
+            if len(current.items) >= batch_hands:
+                batches.append(current)
+                current = Batch(names)
+                if i:  # the new batch starts inside a table: carry its previous deal
+                    current.items.append(Item(deals[i - 1][2], deals[i - 1][3], context=True))
+            current.items.append(Item(file, chunk))
+    if current.items:
+        batches.append(current)
+    return batches
 
 
 @contextmanager
@@ -103,8 +141,7 @@ def no_cyclic_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector for a batch.
 
     Parsing and replaying allocate many small acyclic objects; the collector's
-    generation scans over them cost a third of the time and free nothing. It is
-    re-enabled (and run once) at the end.
+    generation scans over them cost a third of the time and free nothing.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -115,29 +152,55 @@ def no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def audit_batch(batch: Batch, profile: Profile, keep_records: bool) -> BatchResult:
-    """Read, replay and check the hands of one batch (runs in a worker)."""
+def _read(batch: Batch, item: Item) -> ParsedHand | QuarantineItem:
+    chunk = item.chunk
+    reader = HandReader(batch.files[item.file], start_offset=chunk.start_offset,
+                        start_line=chunk.first_line)
+    # Rebuild the chunk's ending so the reader judges a cut-off hand as it does in a file.
+    ending = b"\n\n" if chunk.terminated else b"\n" if chunk.newline else b""
+    return next(iter(reader.iter_text(io.BytesIO(chunk.data + ending))))
+
+
+def audit_batch(batch: Batch, profile: Profile) -> BatchResult:
+    """Read, replay and check the hands of one batch, J rules included (runs in a worker)."""
     rules = hand_rules(profile)
+    sequence = bool(sequence_rules(profile))
     out = BatchResult()
     with no_cyclic_gc():
-        for item in _items(batch):
-            if isinstance(item, QuarantineItem):
-                out.problems.append(item)
+        if batch.jsonl is not None:
+            for n, got in enumerate(read_path(batch.jsonl)):
+                if isinstance(got, QuarantineItem):
+                    out.problems.append(got)
+                else:
+                    out.results.append(((-1, n), audit_hand(got.record, profile, rules)))
+                    if sequence:
+                        out.records.append(got.record)
+            return out
+        records: dict[str, HandRecord] = {}
+        mine: dict[str, tuple[int, int]] = {}
+        for item in batch.items:
+            got = _read(batch, item)
+            if isinstance(got, QuarantineItem):
+                if not item.context:
+                    out.problems.append(got)
                 continue
-            out.results.append(audit_hand(item.record, profile, rules))
-            if keep_records:
-                out.records.append(item.record)
+            records.setdefault(got.record.hand_id, got.record)  # a hand given twice is one deal
+            if not item.context:
+                key = (item.file, item.chunk.first_line)
+                out.results.append((key, audit_hand(got.record, profile, rules)))
+                mine.setdefault(got.record.hand_id, key)
+        if sequence:
+            extra = [r for r in audit_sequences(records.values(), profile) if r.hand_id in mine]
+            out.results.extend((mine[r.hand_id], r) for r in extra)
     return out
 
 
-def _map(batches: Sequence[Batch], profile: Profile, keep: bool, workers: int
-         ) -> Iterator[BatchResult]:
+def _map(batches: Sequence[Batch], profile: Profile, workers: int) -> Iterator[BatchResult]:
     if workers <= 1 or len(batches) <= 1:
-        yield from (audit_batch(b, profile, keep) for b in batches)
+        yield from (audit_batch(b, profile) for b in batches)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(audit_batch, batches, [profile] * len(batches),
-                            [keep] * len(batches), chunksize=1)
+        yield from pool.map(audit_batch, batches, [profile] * len(batches), chunksize=1)
 
 
 def default_workers() -> int:
@@ -152,17 +215,37 @@ def check_paths(
     paths: Iterable[str | Path], profile: Profile, workers: int | None = None,
     batch_hands: int = BATCH_HANDS,
 ) -> CheckReport:
-    """Audit every hand in ``paths``: hand rules on a process pool, then the J rules."""
-    batches = list(plan_batches(paths, batch_hands))
-    keep = bool(sequence_rules(profile))
+    """Audit every hand in ``paths`` on a process pool; results in input order."""
+    batches = plan_batches(paths, batch_hands)
+    keyed: list[tuple[tuple[int, int], AuditResult]] = []
+    jsonl: list[tuple[tuple[int, int], AuditResult]] = []
+    records: list[HandRecord] = []
     report = CheckReport()
-    records: dict[str, HandRecord] = {}
-    for part in _map(batches, profile, keep, workers or default_workers()):
-        report.results.extend(part.results)
+    for n, part in enumerate(_map(batches, profile, workers or default_workers())):
         report.problems.extend(part.problems)
-        for r in part.records:
-            records.setdefault(r.hand_id, r)  # a hand given twice is one deal of its table
+        if batches[n].jsonl is not None:
+            jsonl.extend(((n, i), r) for (_, i), r in part.results)
+            records.extend(part.records)
+        else:
+            keyed.extend(part.results)
+    keyed.sort(key=lambda kr: kr[0])
+    report.results = _merge_keyed(keyed) + _merge_keyed(jsonl)
     report.hands = len(report.results)
-    if keep:
-        merge(report.results, audit_sequences(records.values(), profile))
+    if records:
+        merge(report.results, audit_sequences(
+            list({r.hand_id: r for r in reversed(records)}.values()), profile))
+    report.problems.sort(key=lambda q: (q.file, q.first_line))
     return report
+
+
+def _merge_keyed(keyed: list[tuple[tuple[int, int], AuditResult]]) -> list[AuditResult]:
+    """One result per input hand: a J result joins its hand's result (same key)."""
+    out: list[AuditResult] = []
+    by_key: dict[tuple[int, int], AuditResult] = {}
+    for key, result in keyed:
+        if key in by_key:
+            merge([by_key[key]], [result])
+        else:
+            by_key[key] = result
+            out.append(result)
+    return out

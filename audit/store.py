@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 import duckdb
 import pyarrow as pa
 
-from audit.batch import BatchResult, default_workers, no_cyclic_gc
+from audit.batch import default_workers, no_cyclic_gc
 from audit.engine import AuditResult, audit_hand, audit_sequences, merge
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
@@ -31,7 +31,9 @@ from schemas.store import transaction
 #: Hands per audit batch and per write transaction.
 BATCH_HANDS = 2000
 
-StoredHand = tuple[str, str, int, str]  # hand_id, raw_text, first_line, form
+#: hand_id, raw_text, first_line, form, table_id, and whether the hand is only context
+#: (a neighbouring deal the J rules compare with, not itself re-audited).
+StoredHand = tuple[str, str, int, str, str | None, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +46,7 @@ class StoreSummary:
 
 
 def _record(item: StoredHand) -> HandRecord | None:
-    _, text, first_line, form = item
+    _, text, first_line, form, _, _ = item
     try:
         if form == "jsonl":
             return HandRecord.model_validate_json(text)
@@ -53,61 +55,65 @@ def _record(item: StoredHand) -> HandRecord | None:
         return None  # stored hands were read once already; a changed parser may disagree
 
 
-def audit_stored(items: Sequence[StoredHand], profile: Profile, keep: bool) -> BatchResult:
-    """Parse and check stored hands (runs in a worker)."""
+def audit_stored(items: Sequence[StoredHand], profile: Profile) -> list[AuditResult]:
+    """Parse and check stored hands, J rules included (runs in a worker).
+
+    ``items`` are whole runs of a table's deals in time order; context items are read
+    only for the J rules of the deal after them.
+    """
     rules = hand_rules(profile)
-    out = BatchResult()
+    results: list[AuditResult] = []
+    records: list[HandRecord] = []
     with no_cyclic_gc():
         for item in items:
             record = _record(item)
             if record is None:
                 continue
-            out.results.append(audit_hand(record, profile, rules))
-            if keep:
-                out.records.append(record)
-    return out
+            records.append(record)
+            if not item[5]:
+                results.append(audit_hand(record, profile, rules))
+        if sequence_rules(profile):
+            mine = {r.hand_id for r in results}
+            merge(results, (r for r in audit_sequences(records, profile) if r.hand_id in mine))
+    return results
 
 
 def _stored(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str] | None) -> list[StoredHand]:
-    sql = "SELECT hand_id, raw_text, first_line, form FROM raw_hands"
+    """The hands to audit, and the other deals of their tables as context, by table and time."""
+    sql = ("SELECT r.hand_id, r.raw_text, r.first_line, r.form, h.table_id, {context}"
+           " FROM raw_hands r LEFT JOIN stg_hands h USING (hand_id) {where}"
+           " ORDER BY h.table_id, h.time, r.hand_id")
     if hand_ids is None:
-        return con.execute(sql + " ORDER BY source_file, first_line").fetchall()
+        return con.execute(sql.format(context="false", where="")).fetchall()
     con.register("_audit_ids", pa.table({"hand_id": pa.array(list(hand_ids), pa.string())}))
     try:
-        return con.execute(
-            sql + " WHERE hand_id IN (SELECT hand_id FROM _audit_ids)"
-            " ORDER BY source_file, first_line").fetchall()
+        return con.execute(sql.format(
+            context="r.hand_id NOT IN (SELECT hand_id FROM _audit_ids)",
+            where="WHERE r.hand_id IN (SELECT hand_id FROM _audit_ids) OR h.table_id IN"
+                  " (SELECT s.table_id FROM stg_hands s JOIN _audit_ids i USING (hand_id))",
+        )).fetchall()
     finally:
         con.unregister("_audit_ids")
 
 
-def _table_mates(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str]) -> list[StoredHand]:
-    """Other stored deals of the tables of ``hand_ids`` (the J rules compare neighbours)."""
-    con.register("_audit_ids", pa.table({"hand_id": pa.array(list(hand_ids), pa.string())}))
-    try:
-        return con.execute(
-            "SELECT r.hand_id, r.raw_text, r.first_line, r.form FROM raw_hands r"
-            " JOIN stg_hands h USING (hand_id)"
-            " WHERE h.table_id IN (SELECT s.table_id FROM stg_hands s"
-            "   JOIN _audit_ids i USING (hand_id))"
-            " AND r.hand_id NOT IN (SELECT hand_id FROM _audit_ids)").fetchall()
-    finally:
-        con.unregister("_audit_ids")
-
-
-def _chunks(items: Sequence[StoredHand], size: int) -> Iterator[Sequence[StoredHand]]:
+def _batches(items: Sequence[StoredHand], size: int) -> Iterator[list[StoredHand]]:
+    """Runs of ``size`` hands; a run that starts inside a table gets the deal before it."""
     for i in range(0, len(items), size):
-        yield items[i : i + size]
+        part = list(items[i : i + size])
+        if i and items[i - 1][4] is not None and items[i - 1][4] == part[0][4]:
+            before = items[i - 1]
+            part.insert(0, (*before[:5], True))
+        yield part
 
 
-def _run(items: Sequence[StoredHand], profile: Profile, keep: bool, workers: int
-         ) -> Iterator[BatchResult]:
-    parts = list(_chunks(items, BATCH_HANDS))
+def _run(items: Sequence[StoredHand], profile: Profile, workers: int
+         ) -> Iterator[list[AuditResult]]:
+    parts = list(_batches(items, BATCH_HANDS))
     if workers <= 1 or len(parts) <= 1:
-        yield from (audit_stored(p, profile, keep) for p in parts)
+        yield from (audit_stored(p, profile) for p in parts)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(audit_stored, parts, [profile] * len(parts), [keep] * len(parts))
+        yield from pool.map(audit_stored, parts, [profile] * len(parts))
 
 
 def audit_store(
@@ -116,19 +122,9 @@ def audit_store(
 ) -> StoreSummary:
     """Audit the stored hands (all, or ``hand_ids``) and replace their audit rows."""
     items = _stored(con, hand_ids)
-    keep = bool(sequence_rules(profile))
     results: list[AuditResult] = []
-    records: list[HandRecord] = []
-    for part in _run(items, profile, keep, workers or default_workers()):
-        results.extend(part.results)
-        records.extend(part.records)
-    if keep:
-        if hand_ids is not None:
-            mates = [r for item in _table_mates(con, [i[0] for i in items])
-                     if (r := _record(item)) is not None]
-            records.extend(mates)
-        audited = {r.hand_id for r in results}
-        merge(results, (s for s in audit_sequences(records, profile) if s.hand_id in audited))
+    for part in _run(items, profile, workers or default_workers()):
+        results.extend(part)
     write_results(con, results, profile)
     return StoreSummary(len(results), sum(len(r.findings) for r in results),
                         sum(len(r.unverifiable) for r in results))

@@ -1,12 +1,20 @@
 """The ``openers`` command line: small subcommands, each registered by its own area.
 
 Every area keeps its commands in its own ``cli`` module with a ``register(app)``
-function; this file only assembles them.
+function; this file only assembles them, in the order ``openers --help`` lists them.
 """
 
 from __future__ import annotations
 
 import typer
+
+from audit import cli as audit_cli
+from dashboards import cli as dashboards_cli
+from ingest import cli as ingest_cli
+from openers import demo
+from openers.generator import cli as generator_cli
+from openers.nightly import cli as nightly_cli
+from openers.report import cli as report_cli
 
 app = typer.Typer(
     name="openers",
@@ -16,20 +24,8 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 
-
-def _register_all() -> None:
-    # Each area adds its commands here, one line each.
-    __import__("ingest.cli").cli.register(app)
-    __import__("audit.cli").cli.register(app)
-    __import__("dashboards.cli").cli.register(app)
-    __import__("openers.nightly.cli").nightly.cli.register(app)
-    __import__("openers.report.cli").report.cli.register(app)
-    __import__("openers.demo").demo.register(app)
-    __import__("openers.generator.cli").generator.cli.register(app)
-    pass
-
-
-_register_all()
+for _area in (ingest_cli, audit_cli, dashboards_cli, nightly_cli, report_cli, demo, generator_cli):
+    _area.register(app)
 
 
 def main() -> None:

@@ -55,7 +55,6 @@ class Round:
         self.count = 0  # a bet and its raises, this round
         self.capped = False
         self.no_more_raises = False
-        self.ended_early = False
         self.raised_after_open = False
         self._bettor: int | None = None
         for s in st.seats:
@@ -118,8 +117,8 @@ class Round:
                 and self.count == 1 and self._bettor == self.st.opener):
             self.st.after_draw_callers.add(s.seat)
 
-    def raise_(self, s: SeatState, by: int | None = None) -> None:
-        by = self.unit if by is None else by
+    def raise_(self, s: SeatState) -> None:
+        by = self.unit
         target = self.current + by
         all_in = _put(self.st, s, target - s.round_bet)
         self._add(s, Verb.RAISES, by, target, all_in=all_in)
@@ -155,7 +154,6 @@ class Round:
                 and 0 < self.current - s.round_bet < s.stack and s.acted):
             self.st.events.add("skip_closing_call")
             self.st.unmatched = s.seat
-            self.ended_early = True
             return True
         return False
 

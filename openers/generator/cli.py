@@ -86,6 +86,11 @@ def generate_command(
     typer.echo(f"{summary.hands} hands in {summary.files} files under {out / 'logs'} "
                f"({summary.hands / max(seconds, 1e-9):,.0f} hands/s); {planted} planted codes, "
                f"{broken} broken hands; labels in {out / 'labels.jsonl'}")
+    unplanted = [c for c in cfg.codes if c not in summary.planted]
+    if violations > 0 and unplanted:
+        # Some codes need a house knob (a cap, a penalty, an ante limit) or a rare situation.
+        typer.echo(f"note: not planted (not judged under {profile}, or too few hands): "
+                   f"{', '.join(unplanted)}", err=True)
 
 
 def register(app: typer.Typer) -> None:

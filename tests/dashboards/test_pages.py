@@ -11,6 +11,7 @@ import pytest
 
 from dashboards import queries, reviews
 from dashboards.hand_view import money
+from dashboards.rulebook import passages_for
 from dashboards.ui import queue_csv
 from tests.dashboards.conftest import metrics, open_page, sql
 
@@ -109,8 +110,13 @@ def test_hand_replayer(store: Path, reviews_file: Path) -> None:
     assert slider.max == n_actions and slider.value == n_actions
     text = _texts(at)
     assert f"**Pot {money(pot)}**" in text
-    for code, _source in codes:
+    for code, source in codes:
         assert code in text
+        # Each cited rule is quoted from the rulebook seed (or named, if not found there).
+        for passage in passages_for(source):
+            assert f"**{passage.citation}**" in text
+            if passage.text:
+                assert passage.text in text
     # The offending line is highlighted in the replay and in the raw log.
     html = "\n".join(h.proto.body for h in at.get("html"))
     assert "op-bad" in html and "op-raw-bad" in html
