@@ -50,3 +50,17 @@ def test_audit_of_some_hands_touches_only_them(tmp_path: Path) -> None:
     assert _count(con, "SELECT count(*) FROM findings WHERE code = 'B105'") == 1
     profiles = dict(con.execute("SELECT hand_id, profile FROM audit_hands").fetchall())
     assert profiles["B105-overcall"] == "robert" and len(profiles) == 6
+
+
+def test_reaudit_of_one_deal_still_compares_it_with_the_deal_before(tmp_path: Path) -> None:
+    db = tmp_path / "j.duckdb"
+    ingest_paths([str(FIXTURES / "J504.log")], str(db))
+    con = connect(db)
+    robert = load_profile("robert")
+    audit_store(con, robert, workers=1)
+    before = con.execute("SELECT hand_id, code, line FROM findings ORDER BY ALL").fetchall()
+    flagged = sorted({h for h, code, _ in before if code == "J504"})
+    assert flagged
+    summary = audit_store(con, robert, flagged[:1], workers=1)
+    assert summary.hands == 1
+    assert con.execute("SELECT hand_id, code, line FROM findings ORDER BY ALL").fetchall() == before

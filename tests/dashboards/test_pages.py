@@ -98,7 +98,7 @@ def test_hand_replayer(store: Path, reviews_file: Path) -> None:
     hand_id, pot, n_actions = sql(
         store,
         "SELECT h.hand_id, h.pot, h.n_actions FROM hands h JOIN findings f USING (hand_id)"
-        " WHERE f.action_index IS NOT NULL AND f.code <> 'P402'"
+        " WHERE f.action_index IS NOT NULL AND f.source LIKE '%R-%'"
         " AND hand_id NOT IN (SELECT hand_id FROM findings WHERE code = 'P402')"
         " ORDER BY f.severity, h.hand_id LIMIT 1",
     )[0]
