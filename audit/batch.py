@@ -234,7 +234,9 @@ def check_paths(
     if records:
         merge(report.results, audit_sequences(
             list({r.hand_id: r for r in reversed(records)}.values()), profile))
-    report.problems.sort(key=lambda q: (q.file, q.first_line))
+    names = next((b.files for b in batches if b.jsonl is None), ())
+    position = {name: i for i, name in enumerate(names)}
+    report.problems.sort(key=lambda q: (position.get(q.file, len(position)), q.first_line))
     return report
 
 

@@ -94,9 +94,17 @@ def audit_hand(
     record: HandRecord, profile: Profile, rules: Sequence[Rule] | None = None
 ) -> AuditResult:
     """Replay one hand and run the hand rules (default: all the profile enables)."""
-    ctx = HandContext(record, profile, Replay(record))
     out = AuditResult(record.hand_id, record.table_id)
-    for rule in hand_rules(profile) if rules is None else rules:
+    rules = hand_rules(profile) if rules is None else rules
+    try:
+        ctx = HandContext(record, profile, Replay(record))
+    except Exception as exc:  # a replay bug must not stop the audit of other hands
+        reason = f"internal error in the replay: {type(exc).__name__}: {exc}"
+        out.unverifiable.extend(
+            Unverifiable(code=r.code, hand_id=record.hand_id, table_id=record.table_id,
+                         reason=reason) for r in rules)
+        return out
+    for rule in rules:
         _run(rule, ctx, out)
     if len(out.findings) > 1:
         out.findings = suppress(out.findings)

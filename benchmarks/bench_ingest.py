@@ -48,7 +48,7 @@ if __name__ == "__main__":
     os.environ.setdefault("POLARS_MAX_THREADS", _args.parse_known_args()[0].threads)
 
 from ingest.batches import read_batches
-from ingest.load import BATCH_SIZE, ingest_paths
+from ingest.load import READ_SIZE, ingest_paths
 from ingest.reader import HandReader, ParsedHand, read_path
 from schemas.records import CARD_CODES
 
@@ -125,7 +125,7 @@ def reference_pass(path: Path) -> int:
 def parse_pass(path: Path) -> int:
     """Read every hand the way ingest does: columnar fast path, reference parser for the rest."""
     count = 0
-    for batch in read_batches(HandReader(path), BATCH_SIZE):
+    for batch in read_batches(HandReader(path), READ_SIZE):
         if batch.problems:
             raise SystemExit(f"unexpected quarantine: {batch.problems[0].error}")
         count += len(batch.candidates)

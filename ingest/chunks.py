@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 BLOCK_SIZE = 1 << 20
 BOM = b"\xef\xbb\xbf"
@@ -20,9 +19,12 @@ BOM = b"\xef\xbb\xbf"
 _SEPARATOR = re.compile(rb"\n(?:[ \t\f\v]*\r?\n)+")
 
 
-@dataclass(frozen=True, slots=True)
-class Chunk:
-    """The bytes of one hand (line ends as in the file, no trailing newline)."""
+class Chunk(NamedTuple):
+    """The bytes of one hand (line ends as in the file, no trailing newline).
+
+    A named tuple rather than a frozen dataclass: one is made per hand, and a tuple is
+    built in C, about three times faster than a frozen dataclass's ``__init__``.
+    """
 
     data: bytes
     first_line: int
@@ -35,6 +37,10 @@ class Chunk:
     newline: bool
 
 
+#: Bytes a kept line cannot start with (bytes.strip() white space, and "#").
+_KEPT_NOT = frozenset(b" \t\n\r\x0b\x0c#")
+
+
 def _is_skippable(line: bytes) -> bool:
     stripped = line.strip()
     return not stripped or stripped.startswith(b"#")
@@ -42,12 +48,13 @@ def _is_skippable(line: bytes) -> bool:
 
 def _trim(data: bytes, first_line: int, start: int, terminated: bool) -> Chunk | None:
     """Drop leading/trailing blank and comment lines; None if nothing is left."""
-    # Most hands have neither: check the first and last line before splitting all of them.
+    # Most hands have neither: a line whose first byte is neither white space nor "#" is
+    # kept, so the first and the last line's first bytes decide without copying lines.
     newline = data.endswith(b"\n")
     body = data[:-1] if newline else data
-    first_end = body.find(b"\n")
-    first = body if first_end < 0 else body[:first_end]
-    if not _is_skippable(first) and not _is_skippable(body[body.rfind(b"\n") + 1 :]):
+    last = body.rfind(b"\n") + 1
+    if (body[:1] and body[0] not in _KEPT_NOT
+            and last < len(body) and body[last] not in _KEPT_NOT):
         if body.endswith(b"\r"):
             body = body[:-1]
         return Chunk(body, first_line, start, start + len(data), terminated, newline)

@@ -236,20 +236,25 @@ _BARE_WORDS = ["checks", "folds", "declares", "splits", "stands", "retrieves"]
 _LIST_WORDS = ["draws", "mucks"]
 
 
+# The category of a player line's verb word; one hash lookup per line instead of a chain
+# of membership tests (a when/then chain evaluates every branch on every row).
+_CATEGORY_OF_WORD = (
+    {w: "amount" for w in _AMOUNT_WORDS} | {w: "bare" for w in _BARE_WORDS}
+    | {w: "list" for w in _LIST_WORDS}
+)
+
+
 def _category() -> pl.Expr:
     """Which kind of line a validated action line is, to extract only its own fields."""
-    text, word = pl.col("text"), pl.col("word")
-    seat = text.str.starts_with("Seat ")
+    text, rest = pl.col("text"), pl.col("rest")
     return (
-        pl.when(~seat).then(
+        pl.when(~text.str.starts_with("Seat ")).then(
             pl.when(text.str.starts_with("Dealer: ")).then(pl.lit("dealer"))
             .otherwise(pl.lit("floor")))
-        .when(pl.col("rest").str.starts_with("[")).then(pl.lit("dealt"))
-        .when(word.is_in(_AMOUNT_WORDS)).then(pl.lit("amount"))
-        .when(word.is_in(_BARE_WORDS)).then(pl.lit("bare"))
-        .when(word.is_in(_LIST_WORDS)).then(pl.lit("list"))
-        .when(pl.col("rest").str.starts_with("shows openers ")).then(pl.lit("list"))
-        .otherwise(word)  # raises, collects, shows, discards
+        .when(rest.str.starts_with("[")).then(pl.lit("dealt"))
+        .when(rest.str.starts_with("shows openers ")).then(pl.lit("list"))
+        # Any other word (raises, collects, shows, discards) is its own category.
+        .otherwise(pl.col("word").replace(_CATEGORY_OF_WORD))
     )
 
 
@@ -266,7 +271,9 @@ def _extract(cat: str, frame: pl.DataFrame) -> pl.DataFrame:
     all_in_args = args.str.strip_suffix(" and is all-in")
     out: dict[str, pl.Expr] = {"actor": pl.lit("seat"), "verb": word, "seat": seat}
     if cat == "dealt":
-        out |= {"verb": pl.lit("dealt"), "cards": _bracket(rest)}
+        # The grammar makes the whole rest of a dealt line one "[...]" list.
+        out |= {"verb": pl.lit("dealt"),
+                "cards": _cards(rest.str.strip_prefix("[").str.strip_suffix("]"))}
     elif cat == "amount":
         out |= {"amount": _cents(all_in_args), "all_in": text.str.ends_with(" and is all-in")}
         out["all_in"] = out["all_in"] & (word != "withdraws")
@@ -316,8 +323,11 @@ def _extract(cat: str, frame: pl.DataFrame) -> pl.DataFrame:
 
 def _actions(actions: pl.DataFrame) -> pl.DataFrame:
     rest = _field(pl.col("text"), ": ")
+    # One split gives both the verb word and its arguments.
     frame = actions.with_columns(rest=rest).with_columns(
-        word=_field(pl.col("rest"), " ", 0), args=_field(pl.col("rest"), " "))
+        words=pl.col("rest").str.splitn(" ", 2)).with_columns(
+        word=pl.col("words").struct.field("field_0"),
+        args=pl.col("words").struct.field("field_1")).drop("words")
     # Positions are taken before the split by kind; the rows need not be put back in order.
     frame = frame.with_columns(cat=_category(),
                                action_index=pl.Series(_position_in_hand(frame["idx"])))

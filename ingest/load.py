@@ -28,9 +28,16 @@ from ingest.paths import expand_paths
 from ingest.reader import HandReader, QuarantineItem
 from schemas.store import apply_ddl, connect, transaction
 
-__all__ = ["IngestSummary", "Progress", "ingest_paths", "load_items"]
+__all__ = ["BATCH_SIZE", "READ_SIZE", "IngestSummary", "Progress", "ingest_paths", "load_items"]
 
-BATCH_SIZE = 5000
+#: Hands per transaction. Large enough that DuckDB writes the bigger tables' row groups
+#: straight to the database file at commit (its "optimistic writes"; a smaller
+#: transaction goes through the write-ahead log and is written again at checkpoint),
+#: which made the commit of 5,000-hand batches cost more than their parsing.
+BATCH_SIZE = 25_000
+#: Hands per fast-path parse: the polars kernels run fastest on frames of about this
+#: many hands (cache-sized); a transaction holds several of them.
+READ_SIZE = 5000
 
 
 @dataclass
@@ -209,7 +216,7 @@ def load_items(
     pending = _Pending()
     for reader in readers:
         read = quarantined = 0
-        for batch in read_batches(reader, batch_size):
+        for batch in read_batches(reader, min(batch_size, READ_SIZE)):
             file_problems = [p for p in batch.problems if p.kind in _FILE_KINDS]
             read += len(batch) - len(file_problems)
             quarantined += len(batch.problems)

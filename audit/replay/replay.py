@@ -93,6 +93,7 @@ class Replay(LineEffects):
         self._seat_list = list(self.seats.values())
         self._contenders = 0
         self._round_start = -1
+        self._unit = self.unit_before  # the after-draw unit from the draw on
         self._history = StepHistory(tuple(self.seats), self.steps)
         self._run()
         self.pot_total = record.carried + self.penalties + sum(
@@ -147,6 +148,8 @@ class Replay(LineEffects):
             self._draw_begins(action.index)
         street = _STREET.get(section)
         self._street = street
+        if street is Street.AFTER_DRAW or self.draw_index is not None:
+            self._unit = self.unit_after
         if street is None:
             return
         self._bet = 0
@@ -228,14 +231,14 @@ class Replay(LineEffects):
         else:
             turn = None
         in_turn = betting and seat is not None and turn == seat.seat
-        unit = self.unit_after if (street is Street.AFTER_DRAW or self.draw_index is not None) \
-            else self.unit_before
+        unit = self._unit
         if seat is None:
             step = Step(a.index, a, street, turn, False, False, False, self._bet, 0,
                         self._level, self._multi, self._contenders, False, self.pot_open,
                         self.opener, unit, 0, 0, 0, self._round_start, self._history)
         else:
-            step = Step(a.index, a, street, turn, in_turn, seat.in_hand, seat.all_in, self._bet,
+            in_hand = seat.dealt_in and not (seat.folded or seat.dead)  # SeatState.in_hand
+            step = Step(a.index, a, street, turn, in_turn, in_hand, seat.all_in, self._bet,
                         seat.stake, self._level, self._multi, self._contenders,
                         seat.seat not in self._no_reraise, self.pot_open, self.opener, unit, 0,
                         0, 0, self._round_start, self._history)

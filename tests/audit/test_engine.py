@@ -113,3 +113,17 @@ def test_deal_sequences_survive_batching_across_files(tmp_path: Path) -> None:
 
     assert codes(split) == codes(whole)
     assert any("J504" in c for c in codes(whole).values())
+
+
+def test_a_replay_failure_makes_the_hand_unverifiable(monkeypatch) -> None:
+    import audit.engine
+
+    def broken(record: object) -> None:
+        raise RuntimeError("replay bug")
+
+    monkeypatch.setattr(audit.engine, "Replay", broken)
+    record = parse_hand(EXAMPLE.read_text())
+    result = audit_hand(record, load_profile("robert"), [_Crashes()])
+    assert result.findings == []
+    assert [u.code for u in result.unverifiable] == ["B199"]
+    assert "internal error in the replay: RuntimeError: replay bug" in result.unverifiable[0].reason
