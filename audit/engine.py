@@ -2,14 +2,14 @@
 
 ``audit_hand`` replays a hand once and runs every enabled hand rule on it;
 ``audit_sequences`` pairs each table's consecutive deals (by ``Time``) for the J
-rules; ``audit_hands`` does both. Where rules.md says one finding is the special
-case of another for the same line, seat or pot, :data:`SUPPRESSIONS` keeps only
-the special one; this is done here, once, never inside a rule.
+rules (a table's first deal with None); ``audit_hands`` does both. Where rules.md
+says one finding is the special case of another for the same line, seat or pot,
+:data:`SUPPRESSIONS` keeps only the special one; this is done here, once, never
+inside a rule.
 """
 
 from __future__ import annotations
 
-import itertools
 import traceback
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -111,22 +111,32 @@ def audit_hand(
     return out
 
 
-def sequence_pairs(records: Iterable[HandRecord]) -> list[tuple[HandRecord, HandRecord]]:
-    """Each table's consecutive deals (previous, current), ordered by ``Time`` then id."""
+def sequence_pairs(
+    records: Iterable[HandRecord],
+) -> list[tuple[HandRecord | None, HandRecord]]:
+    """Each deal with the one before it at its table (None for the table's first deal).
+
+    Deals are ordered by ``Time`` then id. Every deal appears once as ``current``, so
+    the single-deal parts of the J rules judge a table's first deal too. Callers that
+    audit part of a table (a batch, new deals of a stored table) pass the deal just
+    before that part as well, so only a really-first deal gets None (their result
+    for that context deal is dropped).
+    """
     by_table: dict[str, list[HandRecord]] = defaultdict(list)
     for r in records:
         by_table[r.table_id].append(r)
-    pairs: list[tuple[HandRecord, HandRecord]] = []
+    pairs: list[tuple[HandRecord | None, HandRecord]] = []
     for deals in by_table.values():
         deals.sort(key=lambda r: (r.time, r.hand_id))
-        pairs.extend(itertools.pairwise(deals))
+        before: list[HandRecord | None] = [None, *deals]
+        pairs.extend(zip(before, deals, strict=False))
     return pairs
 
 
 def audit_sequences(
     records: Iterable[HandRecord], profile: Profile, rules: Sequence[SequenceRule] | None = None
 ) -> list[AuditResult]:
-    """Run the J rules on every pair of consecutive deals; one result per later deal."""
+    """Run the J rules on every deal and the one before it; one result per deal with any."""
     rules = sequence_rules(profile) if rules is None else rules
     if not rules:
         return []

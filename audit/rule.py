@@ -16,14 +16,14 @@ from __future__ import annotations
 import inspect
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from audit.profiles import Profile
 from audit.replay import Replay
 from ingest.tokens import format_amount as money
 from schemas.findings import Finding, Severity, Unverifiable
-from schemas.records import Action, HandRecord, Openers
+from schemas.records import Action, HandRecord, Openers, Verb
 
 DOC_SECTIONS: tuple[str, ...] = ("What it does", "Why it matters", "Example", "Source")
 _HEADING = re.compile(r"^({}):\s*$".format("|".join(map(re.escape, DOC_SECTIONS))))
@@ -111,6 +111,10 @@ class HandContext(_Context):
         self.profile = profile
         self.replay = replay if replay is not None else Replay(record)
 
+    def actions_of(self, *verbs: Verb) -> Sequence[Action]:
+        """The hand's lines with any of ``verbs``, in log order (a shared index; read-only)."""
+        return self.replay.actions_of(*verbs)
+
     @property
     def openers_required(self) -> Openers:
         """The deal's minimum openers: the ``Openers`` header, else the house progression."""
@@ -119,12 +123,17 @@ class HandContext(_Context):
 
 
 class SequenceContext(_Context):
-    """Two consecutive deals of one table (by ``Time``) for a J rule; findings go on ``current``."""
+    """Two consecutive deals of one table (by ``Time``) for a J rule; findings go on ``current``.
+
+    ``previous`` is None on a table's first deal (no earlier deal in the input or the
+    store): a rule that needs the earlier deal skips it, single-deal checks still run.
+    """
 
     __slots__ = ("_current_replay", "_hand", "_previous_replay", "current", "previous", "profile",
                  "rule")
 
-    def __init__(self, previous: HandRecord, current: HandRecord, profile: Profile) -> None:
+    def __init__(self, previous: HandRecord | None, current: HandRecord,
+                 profile: Profile) -> None:
         self.previous = previous
         self.current = current
         self._hand = current
@@ -133,9 +142,9 @@ class SequenceContext(_Context):
         self._current_replay: Replay | None = None
 
     @property
-    def previous_replay(self) -> Replay:
-        """The replay of the earlier deal (built on first use)."""
-        if self._previous_replay is None:
+    def previous_replay(self) -> Replay | None:
+        """The replay of the earlier deal (built on first use); None on a first deal."""
+        if self._previous_replay is None and self.previous is not None:
             self._previous_replay = Replay(self.previous)
         return self._previous_replay
 
@@ -160,7 +169,7 @@ class SequenceRule(_RuleBase):
 
     @abstractmethod
     def check(self, ctx: SequenceContext) -> Iterable[Result]:
-        """Yield findings about ``ctx.current`` given ``ctx.previous``."""
+        """Yield findings about ``ctx.current`` given ``ctx.previous`` (None on a first deal)."""
 
 
 AnyRule = Rule | SequenceRule

@@ -15,6 +15,9 @@ a seat that already acted is passed over unless the bet changed since.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import cached_property
+
 from schemas.records import SECTION_ORDER, Action, Actor, HandRecord, Section, Verb
 
 from .cards import final_hand, rebuild_dealt
@@ -25,6 +28,10 @@ from .state import Pot, SeatState, Step, StepHistory, Street, UnmatchedStake
 _TURN = frozenset({Verb.CHECKS, Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES, Verb.FOLDS})
 _POSITION = {s: i for i, s in enumerate(SECTION_ORDER)}
 _STREET = {Section.BEFORE_DRAW: Street.BEFORE_DRAW, Section.AFTER_DRAW: Street.AFTER_DRAW}
+
+
+def _line_index(a: Action) -> int:
+    return a.index
 
 
 class Replay(LineEffects):
@@ -45,6 +52,7 @@ class Replay(LineEffects):
     - ``burns``, ``exposes``, ``deals`` [(index, seat|None, cards)]; ``misdeal_index``.
     - ``pots`` (main pot first, then side pots), ``pot_total`` (chips in plus ``Carried``
       and penalties, less withdrawals and returns), ``collections`` [(index, seat, X, pot)].
+    - ``by_verb`` / ``actions_of(*verbs)``: the record's lines by verb, in log order.
     """
 
     def __init__(self, record: HandRecord) -> None:
@@ -121,6 +129,31 @@ class Replay(LineEffects):
         """Seat ``number``'s hand after the draw (shown, else replayed), None if unknown."""
         seat = self.seats.get(number)
         return final_hand(seat) if seat is not None else None
+
+    @cached_property
+    def by_verb(self) -> dict[Verb, list[Action]]:
+        """The lines of each verb, in log order; built on first use. Do not mutate.
+
+        Most rules look at a few verbs only: one shared pass spares each a scan of
+        every line of the hand.
+        """
+        out: dict[Verb, list[Action]] = {}
+        for a in self.record.actions:
+            found = out.get(a.verb)
+            if found is None:
+                out[a.verb] = [a]
+            else:
+                found.append(a)
+        return out
+
+    def actions_of(self, *verbs: Verb) -> Sequence[Action]:
+        """The lines with any of ``verbs``, in log order (read-only)."""
+        by_verb = self.by_verb
+        if len(verbs) == 1:
+            return by_verb.get(verbs[0], ())
+        found = [a for v in verbs for a in by_verb.get(v, ())]
+        found.sort(key=_line_index)
+        return found
 
     def live_seats(self) -> list[int]:
         """Seats holding a live hand at the showdown, clockwise from left of the button."""
@@ -215,13 +248,10 @@ class Replay(LineEffects):
             n = self._next[n]
         return None
 
-    def _next_seat(self, seat: int) -> int:
-        return self._next[seat]
-
     def _apply(self, a: Action) -> None:
         seat = self.seats.get(a.seat) if a.seat is not None else None
         street = self._street
-        betting = street is not None and a.verb in _TURN and a.actor is Actor.SEAT
+        betting = street is not None and a.actor is Actor.SEAT and a.verb in _TURN
         if betting:
             turn = self._turn(a.seat)
             self._contenders = sum(
@@ -230,31 +260,32 @@ class Replay(LineEffects):
             )
         else:
             turn = None
-        in_turn = betting and seat is not None and turn == seat.seat
-        unit = self._unit
         if seat is None:
             step = Step(a.index, a, street, turn, False, False, False, self._bet, 0,
                         self._level, self._multi, self._contenders, False, self.pot_open,
-                        self.opener, unit, 0, 0, 0, self._round_start, self._history)
+                        self.opener, self._unit, 0, 0, 0, self._round_start, self._history)
+            self._dealer_or_floor(a)  # a line without a seated seat moves no chips
         else:
+            number = seat.seat
+            in_turn = betting and turn == number
             in_hand = seat.dealt_in and not (seat.folded or seat.dead)  # SeatState.in_hand
             step = Step(a.index, a, street, turn, in_turn, in_hand, seat.all_in, self._bet,
                         seat.stake, self._level, self._multi, self._contenders,
-                        seat.seat not in self._no_reraise, self.pot_open, self.opener, unit, 0,
-                        0, 0, self._round_start, self._history)
-        step.chips = self._effect(a, seat, step)
+                        number not in self._no_reraise, self.pot_open, self.opener,
+                        self._unit, 0, 0, 0, self._round_start, self._history)
+            step.chips = self._effect(a, seat, step)
+            if betting:
+                if in_turn:
+                    self._ptr = self._next[number]
+                self._pending.discard(number)
+                self._full_acted.add(number)
+                if a.verb is Verb.FOLDS and sum(1 for s in self._seat_list if s.in_hand) < 2:
+                    self._pending = set()
         step.level_after = self._level
         step.bet_after = self._bet
         self.steps.append(step)
         if betting:
             self.betting.append(step)
-        if betting and seat is not None:
-            if in_turn:
-                self._ptr = self._next_seat(seat.seat)
-            self._pending.discard(seat.seat)
-            self._full_acted.add(seat.seat)
-            if a.verb is Verb.FOLDS and sum(1 for s in self._seat_list if s.in_hand) < 2:
-                self._pending = set()
 
     # ------------------------------------------------------------------ effects
     def _put(self, seat: SeatState, chips: int, all_in: bool) -> int:
@@ -265,39 +296,37 @@ class Replay(LineEffects):
             seat.all_in = True
         return chips
 
-    def _effect(self, a: Action, seat: SeatState | None, step: Step) -> int:
-        """Apply line ``a``; return the chips it moved into the pot."""
-        verb = a.verb
-        amount = a.amount or 0
-        if seat is None:
-            self._dealer_or_floor(a)
-            return 0
+    def _effect(self, a: Action, seat: SeatState, step: Step) -> int:
+        """Apply line ``a`` of a seated seat; return the chips it moved into the pot."""
         if a.actor is not Actor.SEAT:
             return self._dealer_or_floor(a, seat)
+        verb = a.verb
+        # Most frequent verbs first: this runs for every line of every hand.
+        if verb is Verb.CALLS:
+            return self._put(seat, a.amount or 0, a.all_in)
+        if verb is Verb.FOLDS:
+            seat.folded = True
+            return 0
+        if verb is Verb.CHECKS:
+            return 0
         if verb is Verb.ANTES:
-            chips = self._put(seat, amount, a.all_in)
+            chips = self._put(seat, a.amount or 0, a.all_in)
             seat.stake -= chips  # antes are not a stake in a betting round
             seat.ante += chips
             return chips
         if verb is Verb.DEALT:
             seat.dealt.extend(a.cards or ())
             return 0
-        if verb is Verb.CHECKS:
-            return 0
-        if verb is Verb.FOLDS:
-            seat.folded = True
-            return 0
-        if verb is Verb.CALLS:
-            return self._put(seat, amount, a.all_in)
         if verb is Verb.OPENS or (not self._bet and verb in (Verb.BETS, Verb.RAISES)):
             # The first bet of a round opens it, however the log words it (B108 judges).
             return self._open_or_bet(a, seat, step)
-        if verb in (Verb.RAISES, Verb.BETS):
+        if verb is Verb.RAISES or verb is Verb.BETS:
+            amount = a.amount or 0
             target = a.to_amount if a.to_amount is not None else seat.stake + amount
             chips = self._put(seat, max(target - seat.stake, 0), a.all_in)
             self._raise_to(seat.seat, seat.stake, step.unit)
             return chips
-        return self._other(a, seat, amount)
+        return self._other(a, seat, a.amount or 0)
 
     def _open_or_bet(self, a: Action, seat: SeatState, step: Step) -> int:
         amount = a.amount or 0

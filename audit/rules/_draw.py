@@ -21,6 +21,8 @@ _OUT = frozenset({Verb.FOLDS, Verb.FALSE_OPENERS, Verb.FOULED_HAND})
 #: The lines that are a seat's own turn in the draw (``draws fifth`` is the dealer's
 #: completion of an earlier turn, judged by D303).
 DRAW_TURNS = frozenset({Verb.DISCARDS, Verb.STANDS_PAT})
+#: The only verbs whose lines :func:`received` can give cards.
+_RECEIVING = (Verb.DISCARDS, Verb.DRAWS_FIFTH, Verb.DEALS)
 
 
 def before_draw(action: Action) -> bool:
@@ -47,17 +49,11 @@ def received(action: Action) -> tuple[str, ...]:
     return ()
 
 
-def receipts(record: HandRecord, seat: int) -> Iterator[tuple[Action, tuple[str, ...]]]:
+def receipts(replay: Replay, seat: int) -> Iterator[tuple[Action, tuple[str, ...]]]:
     """Every line that gave ``seat`` cards in the draw or later, with those cards."""
-    for a in record.actions:
+    for a in replay.actions_of(*_RECEIVING):
         if a.seat == seat and (cards := received(a)):
             yield a, cards
-
-
-def out_before(record: HandRecord, index: int) -> set[int]:
-    """Seats that folded or were ruled dead on a line before ``index``."""
-    return {a.seat for a in record.actions[:index]
-            if a.verb in _OUT and a.seat is not None}
 
 
 def seats_at_draw(replay: Replay) -> list[int]:
@@ -67,7 +63,8 @@ def seats_at_draw(replay: Replay) -> list[int]:
     """
     if replay.draw_index is None or replay.misdeal_index is not None:
         return []
-    gone = out_before(replay.record, replay.draw_index)
+    index = replay.draw_index
+    gone = {a.seat for a in replay.actions_of(*_OUT) if a.index < index}
     return [n for n in replay.order if replay.seats[n].dealt_in and n not in gone]
 
 

@@ -51,10 +51,11 @@ class MisdealNotCalled(Rule):
             return
         start = first_seat_action(record)
         limit = start.index if start is not None else len(record.actions)
-        counts = _counts(record.actions[:limit])
-        later = _counts(a for a in record.actions[limit:]
-                        if before_draw(a) and a.verb is Verb.DEALS)
-        dealt = {a.seat for a in record.actions if a.verb is Verb.DEALT}
+        deal_lines = ctx.actions_of(Verb.DEALT, Verb.DEALS)
+        counts = _counts(a for a in deal_lines if a.index < limit)
+        later = _counts(a for a in deal_lines
+                        if a.index >= limit and before_draw(a) and a.verb is Verb.DEALS)
+        dealt = {a.seat for a in ctx.actions_of(Verb.DEALT)}
         wrong = {
             seat: n for seat, n in counts.items()
             if seat in dealt and n != HAND_SIZE and not (

@@ -49,7 +49,8 @@ class FiveCardDrawDealtWrongly(Rule):
 
     def check(self, ctx: HandContext) -> Iterator[Result]:
         record = ctx.record
-        for a in record.actions:
+        # Only these verbs give cards off the deck (``received``) or are a fifth card.
+        for a in ctx.actions_of(Verb.DISCARDS, Verb.DRAWS_FIFTH, Verb.DEALS):
             cards = received(a)
             if len(cards) > MAX_AT_ONCE:
                 yield ctx.finding(

@@ -49,8 +49,8 @@ class DrawOutOfOrder(Rule):
         # (line, rotation position) of each entitled seat's first draw turn, in log order
         turns: list[tuple[Action, int]] = []
         seen: set[int] = set()
-        for a in ctx.record.actions:
-            if (a.verb in DRAW_TURNS and a.seat in position and a.seat not in seen
+        for a in ctx.actions_of(*DRAW_TURNS):
+            if (a.seat in position and a.seat not in seen
                     and replay.steps[a.index].in_hand):
                 seen.add(a.seat)
                 turns.append((a, position[a.seat]))

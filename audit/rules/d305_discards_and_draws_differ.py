@@ -52,7 +52,7 @@ class DiscardsAndDrawsDiffer(Rule):
         for n in seats_at_draw(replay):
             seat = replay.seats[n]
             discarded = len(seat.discards)
-            lines = list(receipts(record, n))
+            lines = list(receipts(replay, n))
             got = sum(len(cards) for _, cards in lines)
             allowed = {discarded}
             if len(seat.dealt) < HAND_SIZE:

@@ -75,7 +75,7 @@ class ExposedCardMishandled(Rule):
 
     def _refused(self, ctx: HandContext, line: Action, seat: int, card: str) -> Iterator[Result]:
         """In the draw the exposed card goes aside; the seat gets the next one."""
-        given = list(receipts(ctx.record, seat))
+        given = list(receipts(ctx.replay, seat))
         for a, cards in given:
             if card in cards:
                 yield ctx.finding(

@@ -29,6 +29,10 @@ class _Place:
 _Dup = tuple[str, _Place, str]
 
 
+#: Verbs that move cards without naming any: a folded or mucked hand, a burn as ``??``.
+_CARDLESS_MOVES = frozenset({Verb.FOLDS, Verb.MUCKS, Verb.BURNS})
+
+
 @dataclass(slots=True)
 class _Deck:
     """The physical cards of one deal as its lines place them, in log order."""
@@ -46,6 +50,8 @@ class _Deck:
     def line(self, a: Action) -> list[_Dup]:
         """Apply line ``a``; return each card it placed that was already placed elsewhere."""
         dups: list[_Dup] = []
+        if not a.cards and not a.drawn and a.verb not in _CARDLESS_MOVES:
+            return dups  # a betting line moves no card: most lines of a hand
         if a.verb in (Verb.FOLDS, Verb.MUCKS) and a.seat is not None:
             # A hand thrown away joins the discards (a reshuffle may deal it again).
             for card in self.holding.pop(a.seat, ()):
@@ -178,7 +184,8 @@ class DuplicateOrImpossibleCard(Rule):
             dups = deck.line(a)
             if a.index < voided:
                 continue
-            if not joker_seen and JOKER in (*(a.cards or ()), *(a.drawn or ())):
+            if not joker_seen and (a.cards or a.drawn) and JOKER in (
+                    *(a.cards or ()), *(a.drawn or ())):
                 joker_seen = True
                 yield ctx.finding("the joker Jk appears though the table plays without it "
                                   "(Joker: no)", action=a, evidence={"card": JOKER})

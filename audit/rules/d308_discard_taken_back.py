@@ -46,6 +46,8 @@ class DiscardTakenBack(Rule):
     summary = "A card a seat discarded appears in its hand again."
 
     def check(self, ctx: HandContext) -> Iterator[Result]:
+        if not any(a.cards for a in ctx.actions_of(Verb.DISCARDS)):
+            return  # nothing discarded: nothing can come back, no ?? discard to doubt
         lines: dict[int, list[Action]] = {}
         for a in ctx.record.actions:
             if (a.actor is Actor.SEAT or a.verb is Verb.DEALS) and a.seat is not None:

@@ -17,7 +17,8 @@ class AnteLimitExceeded(SequenceRule):
         deals 1 to L of one unopened pot are anted and later ones are not
         (``Ante: 0``). A deal whose ``Jackpot`` is above L on which any seat antes
         is flagged once, on its first ante line, with the seats and chips taken.
-        Houses without a limit (foster, laws) are not checked.
+        Houses without a limit (foster, laws) are not checked. Only the deal itself
+        is read, so a table's first deal is judged too.
 
     Why it matters:
         Past the limit the pot is already fed by every player; more antes take
@@ -54,5 +55,6 @@ class AnteLimitExceeded(SequenceRule):
             f"{len(seats)} seats; the house antes only the first {limit} deals",
             action=antes[0],
             evidence={"jackpot": deal.jackpot, "ante_limit": limit, "seats": seats,
-                      "antes": taken, "previous": ctx.previous.hand_id},
+                      "antes": taken,
+                      "previous": ctx.previous.hand_id if ctx.previous else None},
         )

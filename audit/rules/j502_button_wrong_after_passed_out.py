@@ -43,7 +43,7 @@ class ButtonWrongAfterPassedOut(SequenceRule):
 
     def check(self, ctx: SequenceContext) -> Iterator[Result]:
         before, deal = ctx.previous, ctx.current
-        if not passed_out(before):
+        if before is None or not passed_out(before):  # a first deal has no button to follow
             return
         moves = ctx.profile.passed_out_button is PassedOutButton.MOVES
         if moves and deal.button == before.button:

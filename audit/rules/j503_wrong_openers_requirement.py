@@ -19,7 +19,8 @@ class WrongOpenersRequirement(SequenceRule):
         Q, ... is an option a house file turns on), jacks, queens, then kings for
         every later deal for laws. One finding per deal. A deal without the header
         applied the profile by definition and is not judged; Draw High opens on
-        anything.
+        anything. Only the deal itself is read, so a table's first deal is judged
+        too.
 
     Why it matters:
         The openers decide who may open; a table that asks for queens on a jacks

@@ -40,6 +40,8 @@ class CarriedChipsLostOrInvented(SequenceRule):
 
     def check(self, ctx: SequenceContext) -> Iterator[Result]:
         before, deal = ctx.previous, ctx.current
+        if before is None:
+            return  # a table's first deal: what was left before it is not in the input
         left = carried_forward(before)
         if deal.carried == left:
             return

@@ -39,6 +39,8 @@ class SeatChangeWithAntesCarried(SequenceRule):
 
     def check(self, ctx: SequenceContext) -> Iterator[Result]:
         before, deal = ctx.previous, ctx.current
+        if before is None:
+            return  # a table's first deal: no earlier seating to compare with
         carried = carried_forward(before)
         if not carried:
             return

@@ -45,11 +45,13 @@ class IneligiblePlayerDealtIn(SequenceRule):
     summary = "A barred all-in false opener, or a player not in the carried pot, was dealt in."
 
     def check(self, ctx: SequenceContext) -> Iterator[Result]:
-        before, deal = ctx.previous, ctx.current
+        before, deal, replay = ctx.previous, ctx.current, ctx.previous_replay
+        if before is None or replay is None:
+            return  # a table's first deal: who was in the carried pot is not in the input
         carried = carried_forward(before)
         if not carried:
             return
-        earlier = ctx.previous_replay.seats
+        earlier = replay.seats
         barred = {s.player_id for s in earlier.values() if s.false_opener and s.all_in}
         involved = {earlier[n].player_id for n in dealt_in(before) if n in earlier}
         offenders: list[tuple[int, str, str]] = []

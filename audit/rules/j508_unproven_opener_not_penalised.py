@@ -52,8 +52,9 @@ class UnprovenOpenerNotPenalised(SequenceRule):
         penalty_antes = profile.unproven_opener_penalty_antes
         if not penalty_antes and not profile.unproven_opener_rejackpot:
             return
-        before, deal = ctx.previous, ctx.current
-        replay = ctx.previous_replay
+        before, deal, replay = ctx.previous, ctx.current, ctx.previous_replay
+        if before is None or replay is None:
+            return  # a table's first deal: the deal to judge is not in the input
         found = self._found_at_showdown(before, replay.original_opener)
         seat = replay.seat(replay.original_opener)
         if found is None or seat is None:

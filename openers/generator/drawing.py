@@ -50,7 +50,6 @@ def _keep(st: DealState, s: SeatState, rng: random.Random) -> tuple[list[str], b
         return keep, False
     openers = list(openers_cards(s.dealt, st.setup.openers) or ())
     if f.opener_breaks_openers and shape.level == PAIR and len(openers) == 2:
-        st.events.add("opener_breaks_openers")
         return [openers[0]], False
     suited = _four_flush(s.hand)
     if (len(openers) == 2 and suited and sum(c in suited for c in openers) == 1
@@ -68,6 +67,11 @@ def _four_flush(hand: list[str]) -> list[str]:
         if len(cards) == 4:
             return cards
     return []
+
+
+def _breaks(st: DealState, s: SeatState, discards: list[str]) -> bool:
+    """Whether the opener throws away a card of its openers."""
+    return any(c in discards for c in openers_cards(s.dealt, st.setup.openers) or ())
 
 
 def _first_drawing(st: DealState, order: list[SeatState], min_discards: int) -> int | None:
@@ -100,6 +104,8 @@ def draw(st: DealState, rng: random.Random) -> None:
             keep.append(discards.pop())
         if splits:
             draft.add(Section.DRAW, Actor.SEAT, Verb.SPLITS_OPENERS, s.seat)
+        elif f.opener_breaks_openers and s.seat == st.opener and _breaks(st, s, discards):
+            st.events.add("opener_breaks_openers")
         if not discards:
             draft.add(Section.DRAW, Actor.SEAT, Verb.STANDS_PAT, s.seat)
             continue

@@ -49,6 +49,8 @@ def maybe_rule(rnd: Round) -> bool:
     fo = st.false_opener
     if not ruling or fo is None or not rnd.before or "ruled" in st.events:
         return False
+    if any(s.all_in for s in st.seats):
+        return False  # an all-in caller's share of the dead opening bet is another question
     callers = [s for s in st.seats if s.seat != fo and s.round_bet > 0]
     pending = [s for s in st.seats if s.seat != fo and rnd.needs(s)]
     if ruling in AFTER_ONE_CALL:

@@ -60,8 +60,13 @@ class _SeesPairs(SequenceRule):
     summary = "test"
 
     def check(self, ctx: SequenceContext) -> Iterator[Result]:
+        if ctx.previous is None:
+            assert ctx.previous_replay is None
+            yield ctx.finding("first", line=ctx.current.first_line)
+            return
         assert ctx.previous.time < ctx.current.time
-        assert ctx.previous_replay.record is ctx.previous
+        replay = ctx.previous_replay
+        assert replay is not None and replay.record is ctx.previous
         yield ctx.finding(f"after {ctx.previous.hand_id}", line=ctx.current.first_line)
 
 
@@ -72,11 +77,11 @@ def test_sequences_pair_consecutive_deals_of_each_table_by_time() -> None:
                                 "time": base.time + timedelta(minutes=minute)})
         for i, (table, minute) in enumerate([("T1", 5), ("T2", 1), ("T1", 0), ("T1", 9)])
     ]
-    pairs = [(a.hand_id, b.hand_id) for a, b in sequence_pairs(deals)]
-    assert sorted(pairs) == [("H0", "H3"), ("H2", "H0")]
+    pairs = [(a.hand_id if a else None, b.hand_id) for a, b in sequence_pairs(deals)]
+    assert sorted(pairs, key=str) == [("H0", "H3"), ("H2", "H0"), (None, "H1"), (None, "H2")]
     results = audit_sequences(deals, load_profile("robert"), [_SeesPairs()])
     assert {(r.hand_id, r.findings[0].message) for r in results} == {
-        ("H0", "after H2"), ("H3", "after H0")}
+        ("H0", "after H2"), ("H3", "after H0"), ("H1", "first"), ("H2", "first")}
 
 
 def test_pool_and_batches_give_the_same_results_as_one_process(tmp_path: Path) -> None:

@@ -64,3 +64,34 @@ def test_reaudit_of_one_deal_still_compares_it_with_the_deal_before(tmp_path: Pa
     summary = audit_store(con, robert, flagged[:1], workers=1)
     assert summary.hands == 1
     assert con.execute("SELECT hand_id, code, line FROM findings ORDER BY ALL").fetchall() == before
+
+
+def _findings(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, int]]:
+    return con.execute("SELECT hand_id, code, line FROM findings ORDER BY ALL").fetchall()
+
+
+def test_new_deals_are_compared_with_the_stored_deal_before_them(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Auditing only a table's later deals (the nightly's new hands) reads the stored
+    earlier deal as their previous one, never None, even when a batch starts inside the
+    table; a table's really-first deal is judged alone (J501 on J501-T4-4)."""
+    import audit.store
+
+    db = tmp_path / "j.duckdb"
+    ingest_paths([str(FIXTURES / "J504.log"), str(FIXTURES / "J501.log")], str(db))
+    con = connect(db)
+    robert = load_profile("robert")
+    audit_store(con, robert, workers=1)
+    whole = _findings(con)
+    assert ("J501-T4-4", "J501", 437) in whole
+    firsts = {h for (h,) in con.execute(
+        "SELECT hand_id FROM (SELECT hand_id, row_number() OVER (PARTITION BY table_id "
+        "ORDER BY time, hand_id) AS n FROM stg_hands) WHERE n = 1").fetchall()}
+    later = [h for (h,) in con.execute("SELECT hand_id FROM stg_hands").fetchall()
+             if h not in firsts]
+    con.execute("DELETE FROM audit_findings")
+    monkeypatch.setattr(audit.store, "BATCH_HANDS", 2)  # batches start inside tables
+    audit_store(con, robert, later, workers=1)
+    assert _findings(con) == [f for f in whole if f[0] not in firsts]
+    assert any(code in {"J504", "J502"} for _, code, _ in _findings(con))
