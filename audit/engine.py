@@ -26,12 +26,18 @@ from schemas.records import HandRecord
 
 @dataclass(slots=True)
 class AuditResult:
-    """What the audit found in one hand (J findings are on the later deal)."""
+    """What the audit found in one hand (J findings are on the later deal).
+
+    ``errors`` are the rules that crashed on the hand (or the replay that did): they
+    are also in ``unverifiable`` (the store counts them there), and kept apart so a
+    caller can say the audit is incomplete instead of passing the hand as clean.
+    """
 
     hand_id: str
     table_id: str
     findings: list[Finding] = field(default_factory=list)
     unverifiable: list[Unverifiable] = field(default_factory=list)
+    errors: list[Unverifiable] = field(default_factory=list)
 
     def add(self, results: Iterable[Result]) -> None:
         """File findings and unverifiable checks."""
@@ -84,10 +90,12 @@ def _run(rule: Rule | SequenceRule, ctx: Any, out: AuditResult) -> None:
         out.add(rule.check(ctx))
     except Exception as exc:  # a rule bug must not stop the audit of everything else
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        out.unverifiable.append(ctx.unverifiable(
+        error = ctx.unverifiable(
             f"internal error in {rule.code}: {type(exc).__name__}: {exc} "
             f"({where.filename}:{where.lineno})"
-        ))
+        )
+        out.unverifiable.append(error)
+        out.errors.append(error)
 
 
 def audit_hand(
@@ -103,6 +111,7 @@ def audit_hand(
         out.unverifiable.extend(
             Unverifiable(code=r.code, hand_id=record.hand_id, table_id=record.table_id,
                          reason=reason) for r in rules)
+        out.errors.extend(out.unverifiable)
         return out
     for rule in rules:
         _run(rule, ctx, out)
@@ -146,7 +155,7 @@ def audit_sequences(
         out = AuditResult(current.hand_id, current.table_id)
         for rule in rules:
             _run(rule, ctx, out)
-        if out.findings or out.unverifiable:
+        if out.findings or out.unverifiable or out.errors:
             results.append(out)
     return results
 
@@ -171,4 +180,5 @@ def merge(results: list[AuditResult], sequence_results: Iterable[AuditResult]) -
         else:
             target.findings.extend(extra.findings)
             target.unverifiable.extend(extra.unverifiable)
+            target.errors.extend(extra.errors)
             target.findings = suppress(target.findings)

@@ -23,12 +23,14 @@ def run(hands: int, tables: int, workers: int, profile: str, out: Path) -> float
     shutil.rmtree(out, ignore_errors=True)
     cfg = GenerateConfig(hands=hands, tables=tables, seed=1, profile=profile, violations=0.05,
                          unrecorded_share=0.05, broken_share=0.005, workers=workers)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     summary = generate(cfg, out)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     size = sum(p.stat().st_size for p in (out / "logs").iterdir())
+    # CPU time of this process only: meaningful for the one-worker run (no children).
+    per_cpu = f", {summary.hands / cpu:8,.0f} hands/CPU-s" if workers == 1 else ""
     print(f"{summary.hands:>9,} hands, {tables} tables, {workers} worker(s): {seconds:7.1f} s, "
-          f"{summary.hands / seconds:8,.0f} hands/s, {size / 1e6:7.1f} MB, "
+          f"{summary.hands / seconds:8,.0f} hands/s{per_cpu}, {size / 1e6:6.1f} MB, "
           f"{sum(summary.planted.values()):,} planted, {sum(summary.broken.values()):,} broken")
     return summary.hands / seconds
 
@@ -42,6 +44,7 @@ def main() -> None:
     parser.add_argument("--score", action="store_true", help="also audit and compare labels")
     args = parser.parse_args()
     cores = len(os.sched_getaffinity(0))
+    print(f"load average {os.getloadavg()[0]:.1f} on {cores} cores (figures assume an idle box)")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "room"
         run(max(args.hands // 10, 1000), args.tables, 1, args.profile, out)

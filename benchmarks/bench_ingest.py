@@ -24,7 +24,7 @@ line over ~45 lines; a combined ``str.extract_groups`` costs ~0.9 us a line and 
 repeated lines by hash ~0.25 us a line, so neither pays); Python's per-hand reading work,
 about 10 us (block split, decode, SHA-256 and one small object per hand in the reader
 and the batcher); and, for storing, DuckDB's insert and commit. Transactions of
-``BATCH_SIZE`` (25,000) hands, parsed ``READ_SIZE`` (5,000) at a time, let DuckDB write
+``BATCH_SIZE`` (20,000) hands, parsed ``READ_SIZE`` (5,000) at a time, let DuckDB write
 the action rows straight to the file instead of through its write-ahead log: the commit
 went from ~50 to ~10 us a hand.
 """

@@ -34,7 +34,7 @@ __all__ = ["BATCH_SIZE", "READ_SIZE", "IngestSummary", "Progress", "ingest_paths
 #: straight to the database file at commit (its "optimistic writes"; a smaller
 #: transaction goes through the write-ahead log and is written again at checkpoint),
 #: which made the commit of 5,000-hand batches cost more than their parsing.
-BATCH_SIZE = 25_000
+BATCH_SIZE = 20_000
 #: Hands per fast-path parse: the polars kernels run fastest on frames of about this
 #: many hands (cache-sized); a transaction holds several of them.
 READ_SIZE = 5000

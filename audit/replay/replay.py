@@ -102,7 +102,7 @@ class Replay(LineEffects):
         self._contenders = 0
         self._round_start = -1
         self._unit = self.unit_before  # the after-draw unit from the draw on
-        self._history = StepHistory(tuple(self.seats), self.steps)
+        self._history = StepHistory(tuple(self.seats))
         self._run()
         self.pot_total = record.carried + self.penalties + sum(
             s.total for s in self.seats.values()
@@ -283,6 +283,7 @@ class Replay(LineEffects):
                     self._pending = set()
         step.level_after = self._level
         step.bet_after = self._bet
+        self._history.record(a, step.chips)
         self.steps.append(step)
         if betting:
             self.betting.append(step)

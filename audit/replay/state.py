@@ -158,23 +158,34 @@ class Step:
 
 
 class StepHistory:
-    """The steps of one replay, shared by them to compute ``totals``/``stakes`` lazily."""
+    """What each line of one replay moved, shared by its steps to compute ``totals`` and
+    ``stakes`` lazily.
 
-    __slots__ = ("seats", "steps")
+    It holds no :class:`Step` (the steps hold it): with no reference cycle a replay is
+    freed by reference counting alone, so the batch loop's paused garbage collector
+    has nothing to sweep when it resumes.
+    """
 
-    def __init__(self, seats: tuple[int, ...], steps: list[Step]) -> None:
+    __slots__ = ("moves", "seats")
+
+    def __init__(self, seats: tuple[int, ...]) -> None:
         self.seats = seats
-        self.steps = steps
+        #: Per line, in order: (seat, chips into the pot, the line is an ante). A penalty
+        #: line counts 0: it is dead money, not the seat's chips in the pot.
+        self.moves: list[tuple[int | None, int, bool]] = []
+
+    def record(self, action: Action, chips: int) -> None:
+        """Note what line ``action`` moved (call once per line, in order)."""
+        verb = action.verb
+        self.moves.append((action.seat, 0 if verb is Verb.PENALTY else chips,
+                           verb is Verb.ANTES))
 
     def sums(self, start: int, stop: int, with_antes: bool) -> dict[int, int]:
         """Chips per seat moved by the lines ``start`` to ``stop - 1`` (penalties excluded)."""
         out = dict.fromkeys(self.seats, 0)
-        for step in self.steps[start:stop]:
-            a = step.action
-            if not step.chips or a.verb is Verb.PENALTY or a.seat not in out:
-                continue
-            if with_antes or a.verb is not Verb.ANTES:
-                out[a.seat] += step.chips
+        for seat, chips, ante in self.moves[start:stop]:
+            if chips and seat is not None and seat in out and (with_antes or not ante):
+                out[seat] += chips
         return out
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from audit.cards import RANK_CHAR
-from audit.evaluator import describe, evaluate
+from audit.evaluator import describe, describe_strength
 from audit.openers_test import MINIMUM_PAIR
 from audit.replay import Street
 from audit.rule import HandContext, Result, Rule, money
-from audit.rules._openers import Known, cards_text, had_openers, judged
+from audit.rules._openers import Known, cards_text, dealt_text, had_openers, judged
+from audit.rules._pots import strength
 from schemas.findings import Severity
 from schemas.records import Action, Actor, Verb
 
@@ -27,7 +28,9 @@ class RefundToWeakCaller(Rule):
         the opener was dealt: if it does not beat them, the return is flagged. Where
         the opener had no openers (found false at the showdown) the caller must beat
         the table's minimum, the weakest pair of jacks (or queens, ...). Unknown
-        cards make the hand unverifiable.
+        cards make the hand unverifiable; a hand that is not five distinct cards (a
+        seat dealt twice, a repeated card) is not compared: D301, D302 and D307 judge
+        the deal.
 
     Why it matters:
         A caller who sees the opener's hand has bought information; refunding a
@@ -80,15 +83,14 @@ class RefundToWeakCaller(Rule):
                                    "openers are unrecorded", seat=seat)
             return
         cards, what = bar
-        try:
-            beats = evaluate(final) > evaluate(cards)
-        except ValueError:  # a fouled hand beats nothing, but that is D302's finding
-            return
-        if beats:
+        mine, openers = strength(final), strength(cards)
+        if mine is None or openers is None:
+            return  # not five distinct cards: a deal or draw fault (D301, D302, D307)
+        if mine > openers:
             return
         yield ctx.finding(
             f"seat {seat} got {money(amount)} back after calling the opener, but its "
-            f"{cards_text(final)} ({describe(final)}) does not beat {what}",
+            f"{cards_text(final)} ({describe_strength(mine)}) does not beat {what}",
             action=line,
             evidence={"returned": amount, "final": list(final), "openers": list(cards),
                       "opener": opener},
@@ -106,5 +108,5 @@ def _openers_bar(ctx: HandContext, opener: int) -> tuple[tuple[str, ...], str] |
         weakest = (f"{rank}c", f"{rank}d", "4h", "3s", "2c")
         return weakest, f"the minimum openers of the table ({describe(weakest)})"
     if held is Known.YES and dealt is not None:
-        return dealt, f"seat {opener}'s openers {cards_text(dealt)} ({describe(dealt)})"
+        return dealt, f"seat {opener}'s openers {dealt_text(ctx.replay, opener)}"
     return None

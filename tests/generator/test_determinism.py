@@ -25,5 +25,4 @@ def test_same_arguments_same_bytes(make_room: Generate) -> None:
 def test_another_seed_other_bytes(make_room: Generate) -> None:
     a = _snapshot(make_room("a", hands=200, tables=2, seed=1))
     b = _snapshot(make_room("b", hands=200, tables=2, seed=2))
-    assert a["labels.jsonl"] != b["labels.jsonl"] or a != b
     assert any(a[name] != b.get(name) for name in a if name != "labels.jsonl")
