@@ -70,7 +70,8 @@ def check_command(
     """Audit hand logs directly, like a linter, without a database.
 
     Exit status: 0 no finding, 1 findings, 2 a usage or input error (a file or hand
-    that cannot be read; its problems are printed on stderr, the findings still are).
+    that cannot be read; its problems are printed on stderr, the findings still are),
+    or a rule that failed on a hand (an internal error: that hand is not fully audited).
     """
     prof = _profile(profile, select, ignore)
     if not expand_paths(paths):
@@ -81,13 +82,16 @@ def check_command(
     write_findings(findings, fmt, sys.stdout)
     for item in report.problems:
         typer.echo(f"{item.file}:{item.line}: {item.kind.value}: {item.error}", err=True)
+    errors = [e for r in report.results for e in r.errors]
+    for error in errors:
+        typer.echo(f"{error.hand_id}: {error.reason}", err=True)
     unverifiable = sum(len(r.unverifiable) for r in report.results)
     if findings or unverifiable or report.problems:
         hands = len({f.hand_id for f in findings})
         typer.echo(f"{len(findings)} finding(s) in {hands} of {report.hands} hand(s); "
-                   f"{unverifiable} unverifiable check(s); {len(report.problems)} unreadable",
-                   err=True)
-    if report.problems:
+                   f"{unverifiable} unverifiable check(s) ({len(errors)} internal error(s)); "
+                   f"{len(report.problems)} unreadable", err=True)
+    if report.problems or errors:
         raise typer.Exit(2)
     if findings:
         raise typer.Exit(1)
@@ -111,7 +115,8 @@ def audit_command(
     finally:
         con.close()
     typer.echo(f"audited {summary.hands} hand(s) with profile {prof.name}: "
-               f"{summary.findings} finding(s), {summary.unverifiable} unverifiable check(s)")
+               f"{summary.findings} finding(s), {summary.unverifiable} unverifiable check(s)"
+               + (f", {summary.errors} internal error(s)" if summary.errors else ""))
 
 
 def rules_command(

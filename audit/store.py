@@ -43,6 +43,8 @@ class StoreSummary:
     hands: int
     findings: int
     unverifiable: int
+    #: Rules that crashed on a hand (counted in ``unverifiable`` too, reason "internal error").
+    errors: int = 0
 
 
 def _record(item: StoredHand) -> HandRecord | None:
@@ -127,7 +129,8 @@ def audit_store(
         results.extend(part)
     write_results(con, results, profile)
     return StoreSummary(len(results), sum(len(r.findings) for r in results),
-                        sum(len(r.unverifiable) for r in results))
+                        sum(len(r.unverifiable) for r in results),
+                        sum(len(r.errors) for r in results))
 
 
 def _frames(results: Sequence[AuditResult], profile: str, now: datetime

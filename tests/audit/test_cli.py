@@ -130,3 +130,17 @@ def test_check_reads_gzip_and_jsonl(tmp_path: Path) -> None:
     got = sorted((r["hand_id"], r["line"]) for r in map(json.loads, result.stdout.splitlines()))
     assert got == [("B105-overcall", 28), ("B105-raise-does-not-add-up", 65),
                    ("B106-opener-never-called", 29)]
+
+
+def test_a_rule_crash_on_a_clean_hand_is_not_a_pass(monkeypatch) -> None:
+    """A finding-free hand on which a rule crashed exits 2 and names the error on stderr."""
+
+    def boom(self: object, ctx: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(RULES["O209"], "check", boom)
+    result = runner.invoke(app, ["check", str(EXAMPLE), "--workers", "1"])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert "internal error in O209: RuntimeError: boom" in result.stderr
+    assert "(1 internal error(s))" in result.stderr

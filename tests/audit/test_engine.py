@@ -50,6 +50,25 @@ def test_a_crashing_rule_is_reported_not_fatal() -> None:
     record = parse_hand(EXAMPLE.read_text())
     result = audit_hand(record, load_profile("robert"), [_Crashes()])
     assert result.findings == [] and "internal error in B199" in result.unverifiable[0].reason
+    assert result.errors == result.unverifiable  # kept apart so callers cannot pass the hand
+
+
+class _SequenceCrashes(SequenceRule):
+    code = "J599"
+    name = "always-crashes"
+    severity = Severity.MINOR
+    source = "-"
+    summary = "test"
+
+    def check(self, ctx: SequenceContext) -> Iterator[Result]:
+        raise RuntimeError("boom")
+
+
+def test_a_crashing_sequence_rule_is_reported_on_the_deal_even_a_first_one() -> None:
+    record = parse_hand(EXAMPLE.read_text())
+    results = audit_sequences([record], load_profile("robert"), [_SequenceCrashes()])
+    assert [(r.hand_id, len(r.errors)) for r in results] == [(record.hand_id, 1)]
+    assert "internal error in J599: RuntimeError: boom" in results[0].errors[0].reason
 
 
 class _SeesPairs(SequenceRule):
@@ -130,5 +149,5 @@ def test_a_replay_failure_makes_the_hand_unverifiable(monkeypatch) -> None:
     record = parse_hand(EXAMPLE.read_text())
     result = audit_hand(record, load_profile("robert"), [_Crashes()])
     assert result.findings == []
-    assert [u.code for u in result.unverifiable] == ["B199"]
+    assert [u.code for u in result.unverifiable] == [u.code for u in result.errors] == ["B199"]
     assert "internal error in the replay: RuntimeError: replay bug" in result.unverifiable[0].reason
