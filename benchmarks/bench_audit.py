@@ -7,6 +7,9 @@ replays agree on every turn. Then, in the same run:
 
 - pokerkit replays each hand from its recorded operations (a fresh ``State``);
 - our replay alone (``audit.replay.Replay``) replays the parsed records;
+- the stages of a check one by one, to show what limits it: the reference parser
+  (what ``check`` uses), the ingest fast path (columns only, no records), every
+  hand rule on prebuilt replays, and the J rules on each deal;
 - ``openers check`` machinery (``audit.batch.check_paths``: read + parse + replay +
   every registered rule) audits the log files on a process pool over both cores.
 
@@ -36,9 +39,14 @@ from pokerkit import (
 )
 
 from audit.batch import check_paths
-from audit.profiles import load_profile
+from audit.engine import audit_sequences
+from audit.profiles import Profile, load_profile
+from audit.registry import hand_rules
 from audit.replay import Replay
+from audit.rule import HandContext
+from ingest.fastpath import parse_columns
 from ingest.parser import parse_hand
+from schemas.records import HandRecord
 
 RANKS = "23456789TJQKA"
 DECK = [r + s for r in RANKS for s in "cdhs"]
@@ -199,6 +207,21 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, float, Any]:
     return time.perf_counter() - wall, time.process_time() - cpu, value
 
 
+def run_hand_rules(contexts: list[HandContext], profile: Profile) -> int:
+    """Every hand rule on every prebuilt context, as the engine runs them; results count."""
+    count = 0
+    for rule in hand_rules(profile):
+        for ctx in contexts:
+            ctx.rule = rule
+            count += sum(1 for _ in rule.check(ctx))
+    return count
+
+
+def run_sequence_rules(records: list[HandRecord], profile: Profile) -> int:
+    """The J rules on every deal (each bench deal is its table's first)."""
+    return len(audit_sequences(records, profile))
+
+
 def main() -> None:
     """Generate, then time pokerkit, our replay, and the full check."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -229,23 +252,32 @@ def main() -> None:
         t_pk, c_pk, _ = _timed(pokerkit_replay)
         t_replay, c_replay, _ = _timed(lambda: [Replay(r) for r in records])
         t_parse, c_parse, _ = _timed(lambda: [parse_hand(t) for t in texts])
+        t_fast, c_fast, _ = _timed(lambda: [parse_columns(texts[k:k + 1000], [1] * len(
+            texts[k:k + 1000])) for k in range(0, len(texts), 1000)])
+        contexts = [HandContext(r, robert, Replay(r)) for r in records]
+        t_rules, c_rules, _ = _timed(lambda: run_hand_rules(contexts, robert))
+        contexts.clear()  # free the replays before the check runs
+        t_seq, c_seq, _ = _timed(lambda: run_sequence_rules(records, robert))
         t_check1, c_check1, _ = _timed(lambda: check_paths(files, robert, workers=1))
         t_check, _, report = _timed(lambda: check_paths(files, robert, workers=args.workers))
     n = len(hands)
     findings = sum(len(r.findings) for r in report.results)
     print(f"hands: {n} ({report.hands} checked, {findings} findings, "
           f"{len(report.problems)} unreadable); load average {os.getloadavg()[0]:.1f}")
-    header = ("", "wall hands/s", "x pokerkit", "cpu hands/s", "x pokerkit")
-    print(f"{header[0]:32s}" + "".join(f"{h:>13s}" for h in header[1:]))
+    header = ("", "wall hands/s", "x pokerkit", "cpu hands/s", "x pokerkit", "cpu us/hand")
+    print(f"{header[0]:36s}" + "".join(f"{h:>13s}" for h in header[1:]))
     for label, wall, cpu in (
         ("pokerkit replay", t_pk, c_pk),
         ("our replay alone (1 core)", t_replay, c_replay),
         ("parse alone (1 core)", t_parse, c_parse),
+        ("ingest fast path, no records", t_fast, c_fast),
+        ("hand rules alone (1 core)", t_rules, c_rules),
+        ("J rules alone (1 core)", t_seq, c_seq),
         ("openers check (1 worker)", t_check1, c_check1),
         (f"openers check ({args.workers} workers)", t_check, None),
     ):
-        cpu_part = f"{n / cpu:13.0f}{c_pk / cpu:13.1f}" if cpu else ""
-        print(f"{label:32s}{n / wall:13.0f}{t_pk / wall:13.1f}{cpu_part}")
+        cpu_part = f"{n / cpu:13.0f}{c_pk / cpu:13.1f}{cpu / n * 1e6:13.0f}" if cpu else ""
+        print(f"{label:36s}{n / wall:13.0f}{t_pk / wall:13.1f}{cpu_part}")
 
 
 if __name__ == "__main__":
