@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import io
 import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from dashboards.cli import launch
 from openers.generator import GenerateConfig, generate
 from openers.nightly.job import ExitCode, FailOn, NightlyOptions, NightlyResult, run_nightly
 from openers.nightly.joblog import JobLog, LogFormat
@@ -88,6 +90,14 @@ def demo(
     ] = Path("openers-demo"),
     hands: Annotated[int, typer.Option("--hands", min=10, help="Hands in the day.")] = DEMO_HANDS,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the generated day.")] = 2026,
+    open_dashboard: Annotated[
+        bool | None,
+        typer.Option(
+            "--dashboard/--no-dashboard",
+            help="Open the dashboards on the demo store when done (default: ask on a terminal, "
+            "no otherwise).",
+        ),
+    ] = None,
 ) -> None:
     """Generate a realistic day of a cardroom, audit it with the nightly job, show the report."""
     typer.echo(f"Generating {hands} hands at {DEMO_TABLES} tables and auditing them...")
@@ -106,6 +116,12 @@ def demo(
     typer.echo(f"report: {result.report.resolve()}")
     typer.echo(f"Open the report in a browser, or the dashboards with:\n"
                f"  openers dashboard --db {result.db.resolve()}")
+    if open_dashboard is None:
+        # Only a person at a terminal can answer; cron, CI and pipes never block on a prompt.
+        open_dashboard = sys.stdin.isatty() and sys.stdout.isatty() and typer.confirm(
+            "Open the dashboards on the demo store now?", default=False)
+    if open_dashboard:
+        raise typer.Exit(launch(result.db))
 
 
 def register(app: typer.Typer) -> None:

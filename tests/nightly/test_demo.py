@@ -32,3 +32,21 @@ def test_demo_prints_the_report_and_the_store(tmp_path):
     (foreign / "notes.txt").write_text("keep me")
     refused = CliRunner().invoke(app, ["demo", "--dir", str(foreign)])
     assert refused.exit_code == 2 and (foreign / "notes.txt").exists()
+
+
+def test_demo_opens_the_dashboard_on_its_store_when_asked(tmp_path, monkeypatch):
+    opened: list[Path] = []
+
+    def fake_launch(db: Path) -> int:
+        opened.append(db)
+        return 0
+
+    monkeypatch.setattr("openers.demo.launch", fake_launch)
+    folder = tmp_path / "demo"
+    args = ["demo", "--dir", str(folder), "--hands", "60"]
+    quiet = CliRunner().invoke(app, args)  # no terminal: never asks, never opens
+    assert quiet.exit_code == 0, quiet.output
+    assert opened == [] and "Open the dashboards" not in quiet.output
+    done = CliRunner().invoke(app, [*args, "--dashboard"])
+    assert done.exit_code == 0, done.output
+    assert [p.resolve() for p in opened] == [(folder / "openers.duckdb").resolve()]
