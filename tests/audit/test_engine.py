@@ -151,3 +151,19 @@ def test_a_replay_failure_makes_the_hand_unverifiable(monkeypatch) -> None:
     assert result.findings == []
     assert [u.code for u in result.unverifiable] == [u.code for u in result.errors] == ["B199"]
     assert "internal error in the replay: RuntimeError: replay bug" in result.unverifiable[0].reason
+
+
+def test_first_deals_are_judged_alone_and_only_once_in_batches() -> None:
+    """A table's first deal gets the single-deal J checks (J501 on J501-T4-4); a batch
+    that starts inside a table still compares its first deal with the one before."""
+    fixtures = [FIXTURES / "J501.log", FIXTURES / "J504.log"]
+    robert = load_profile("robert")
+    whole = check_paths(fixtures, robert, workers=1)
+    split = check_paths(fixtures, robert, workers=1, batch_hands=2)
+
+    def codes(report: CheckReport) -> dict[str, list[str]]:
+        return {r.hand_id: sorted(f.code for f in r.findings) for r in report.results}
+
+    assert codes(split) == codes(whole)
+    assert codes(whole)["J501-T4-4"] == ["J501"]
+    assert [r.hand_id for r in whole.results].count("J501-T4-4") == 1

@@ -69,3 +69,14 @@ def test_schema_prints_the_hand_record_json_schema() -> None:
     assert schema["title"] == "HandRecord"
     assert {"hand_id", "time", "seats", "pot"} <= set(schema["required"])
     assert "Action" in schema["$defs"] and "actions" in schema["properties"]
+
+
+def test_committed_json_schema_is_current() -> None:
+    """schemas/hand-record.schema.json is what `openers schema` prints (regenerate it with
+    `openers schema > schemas/hand-record.schema.json` after changing the records)."""
+    from pathlib import Path
+
+    from schemas.json_schema import hand_record_schema_json
+
+    committed = Path(__file__).resolve().parents[2] / "schemas" / "hand-record.schema.json"
+    assert committed.read_text(encoding="utf-8").strip() == hand_record_schema_json().strip()
