@@ -54,3 +54,11 @@ def test_every_rule_cites_the_catalogue_source() -> None:
         if first.replace("–", "-") not in RULES[code].source.replace("–", "-"):
             missing[code] = (RULES[code].source, source)
     assert not missing, f"rule source vs catalogue: {missing}"
+
+
+def test_rule_reference_page_is_generated_from_the_docstrings() -> None:
+    """docs/rules.md is current: regenerate with `python -m audit.docs > docs/rules.md`."""
+    from audit.docs import rules_markdown
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+    assert page.read_text(encoding="utf-8") == rules_markdown()
