@@ -11,6 +11,28 @@ from schemas.records import UNKNOWN_CARD, Action, Actor, Verb
 
 #: Lines that name a seat's final hand (a muck with its cards recorded is one).
 _FINAL = frozenset({Verb.SHOWS, Verb.MUCKS})
+#: The only lines ``_seat`` acts on: discards, cards received (``received``), final hands.
+_MATTER = (Verb.DISCARDS, Verb.DRAWS_FIFTH, Verb.DEALS, *_FINAL)
+
+
+def _own(a: Action) -> bool:
+    """A line about the seat's own cards: the seat's, or the dealer's dealing to it."""
+    return (a.actor is Actor.SEAT or a.verb is Verb.DEALS) and a.seat is not None
+
+
+def _by_first_line(ctx: HandContext, lines: dict[int, list[Action]]) -> list[int]:
+    """The seats of ``lines`` in the order of their first own line of the whole hand
+    (antes, deal...), so findings come out in the same order as a scan of every line."""
+    if len(lines) < 2:
+        return list(lines)
+    first: dict[int, int] = {}
+    for a in ctx.record.actions:
+        seat = a.seat
+        if seat in lines and seat not in first and _own(a):
+            first[seat] = a.index
+            if len(first) == len(lines):
+                break
+    return sorted(lines, key=first.__getitem__)
 
 
 class DiscardTakenBack(Rule):
@@ -49,11 +71,11 @@ class DiscardTakenBack(Rule):
         if not any(a.cards for a in ctx.actions_of(Verb.DISCARDS)):
             return  # nothing discarded: nothing can come back, no ?? discard to doubt
         lines: dict[int, list[Action]] = {}
-        for a in ctx.record.actions:
-            if (a.actor is Actor.SEAT or a.verb is Verb.DEALS) and a.seat is not None:
-                lines.setdefault(a.seat, []).append(a)
-        for seat, own in lines.items():
-            yield from self._seat(ctx, seat, own)
+        for a in ctx.actions_of(*_MATTER):
+            if _own(a):
+                lines.setdefault(a.seat, []).append(a)  # type: ignore[arg-type]  # _own
+        for seat in _by_first_line(ctx, lines):
+            yield from self._seat(ctx, seat, lines[seat])
 
     def _seat(self, ctx: HandContext, seat: int, own: list[Action]) -> Iterator[Result]:
         discarded: list[str] = []

@@ -167,3 +167,17 @@ def test_first_deals_are_judged_alone_and_only_once_in_batches() -> None:
     assert codes(split) == codes(whole)
     assert codes(whole)["J501-T4-4"] == ["J501"]
     assert [r.hand_id for r in whole.results].count("J501-T4-4") == 1
+
+
+def test_an_impossible_split_paid_is_o208_only() -> None:
+    """rules.md "O208 over O202": the split seat that could not have held openers and was
+    paid unproven is reported as O208, and O202 (which the hand breaks too) is dropped."""
+    from audit.rules.o202_unproven_opener_paid import UnprovenOpenerPaid
+
+    hand = next(h for h in read_fixture(FIXTURES / "O208.log") if h.violating)
+    record = parse_hand(hand.text, first_line=hand.first_line)
+    robert = load_profile("robert")
+    alone = audit_hand(record, robert, [UnprovenOpenerPaid()])
+    assert [f.code for f in alone.findings] == ["O202"]
+    codes = [f.code for f in audit_hand(record, robert).findings]
+    assert "O208" in codes and "O202" not in codes
