@@ -28,6 +28,7 @@ from pathlib import Path
 from audit.engine import AuditResult, audit_hand, audit_sequences, merge
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
+from audit.replay import Replay
 from ingest.chunks import Chunk, iter_chunks
 from ingest.paths import expand_paths
 from ingest.reader import HandReader, ParsedHand, QuarantineItem, is_jsonl, read_path
@@ -178,6 +179,7 @@ def audit_batch(batch: Batch, profile: Profile) -> BatchResult:
             return out
         records: dict[str, HandRecord] = {}
         mine: dict[str, tuple[int, int]] = {}
+        replays: dict[str, Replay] = {}
         for item in batch.items:
             got = _read(batch, item)
             if isinstance(got, QuarantineItem):
@@ -187,10 +189,11 @@ def audit_batch(batch: Batch, profile: Profile) -> BatchResult:
             records.setdefault(got.record.hand_id, got.record)  # a hand given twice is one deal
             if not item.context:
                 key = (item.file, item.chunk.first_line)
-                out.results.append((key, audit_hand(got.record, profile, rules)))
+                out.results.append((key, audit_hand(got.record, profile, rules, replays)))
                 mine.setdefault(got.record.hand_id, key)
         if sequence:
-            extra = [r for r in audit_sequences(records.values(), profile) if r.hand_id in mine]
+            extra = [r for r in audit_sequences(records.values(), profile, replays=replays)
+                     if r.hand_id in mine]
             out.results.extend((mine[r.hand_id], r) for r in extra)
     return out
 

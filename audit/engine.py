@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import traceback
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,13 +99,23 @@ def _run(rule: Rule | SequenceRule, ctx: Any, out: AuditResult) -> None:
 
 
 def audit_hand(
-    record: HandRecord, profile: Profile, rules: Sequence[Rule] | None = None
+    record: HandRecord,
+    profile: Profile,
+    rules: Sequence[Rule] | None = None,
+    replays: dict[str, Replay] | None = None,
 ) -> AuditResult:
-    """Replay one hand and run the hand rules (default: all the profile enables)."""
+    """Replay one hand and run the hand rules (default: all the profile enables).
+
+    ``replays``, when given, receives the hand's replay by hand id, for
+    :func:`audit_sequences` to reuse.
+    """
     out = AuditResult(record.hand_id, record.table_id)
     rules = hand_rules(profile) if rules is None else rules
     try:
-        ctx = HandContext(record, profile, Replay(record))
+        replay = Replay(record)
+        if replays is not None:
+            replays.setdefault(record.hand_id, replay)
+        ctx = HandContext(record, profile, replay)
     except Exception as exc:  # a replay bug must not stop the audit of other hands
         reason = f"internal error in the replay: {type(exc).__name__}: {exc}"
         out.unverifiable.extend(
@@ -143,15 +153,21 @@ def sequence_pairs(
 
 
 def audit_sequences(
-    records: Iterable[HandRecord], profile: Profile, rules: Sequence[SequenceRule] | None = None
+    records: Iterable[HandRecord],
+    profile: Profile,
+    rules: Sequence[SequenceRule] | None = None,
+    replays: Mapping[str, Replay] | None = None,
 ) -> list[AuditResult]:
-    """Run the J rules on every deal and the one before it; one result per deal with any."""
+    """Run the J rules on every deal and the one before it; one result per deal with any.
+
+    ``replays`` are replays already built for these deals (by :func:`audit_hand`).
+    """
     rules = sequence_rules(profile) if rules is None else rules
     if not rules:
         return []
     results = []
     for previous, current in sequence_pairs(records):
-        ctx = SequenceContext(previous, current, profile)
+        ctx = SequenceContext(previous, current, profile, replays)
         out = AuditResult(current.hand_id, current.table_id)
         for rule in rules:
             _run(rule, ctx, out)
@@ -164,8 +180,9 @@ def audit_hands(records: Iterable[HandRecord], profile: Profile) -> list[AuditRe
     """Audit hands: per-hand rules, then the deal sequences; one result per hand, in order."""
     records = list(records)
     rules = hand_rules(profile)
-    results = [audit_hand(r, profile, rules) for r in records]
-    merge(results, audit_sequences(records, profile))
+    replays: dict[str, Replay] = {}
+    results = [audit_hand(r, profile, rules, replays) for r in records]
+    merge(results, audit_sequences(records, profile, replays=replays))
     return results
 
 

@@ -133,13 +133,16 @@ class SequenceContext(_Context):
                  "rule")
 
     def __init__(self, previous: HandRecord | None, current: HandRecord,
-                 profile: Profile) -> None:
+                 profile: Profile, replays: Mapping[str, Replay] | None = None) -> None:
         self.previous = previous
         self.current = current
         self._hand = current
         self.profile = profile
-        self._previous_replay: Replay | None = None
-        self._current_replay: Replay | None = None
+        # The per-hand pass has replayed these deals already; replaying again costs more
+        # than every J rule together.
+        known = replays or {}
+        self._previous_replay = known.get(previous.hand_id) if previous is not None else None
+        self._current_replay = known.get(current.hand_id)
 
     @property
     def previous_replay(self) -> Replay | None:

@@ -23,6 +23,7 @@ from audit.batch import default_workers, no_cyclic_gc
 from audit.engine import AuditResult, audit_hand, audit_sequences, merge
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
+from audit.replay import Replay
 from ingest.errors import HandParseError
 from ingest.parser import parse_hand
 from schemas.records import HandRecord
@@ -66,6 +67,7 @@ def audit_stored(items: Sequence[StoredHand], profile: Profile) -> list[AuditRes
     rules = hand_rules(profile)
     results: list[AuditResult] = []
     records: list[HandRecord] = []
+    replays: dict[str, Replay] = {}
     with no_cyclic_gc():
         for item in items:
             record = _record(item)
@@ -73,10 +75,11 @@ def audit_stored(items: Sequence[StoredHand], profile: Profile) -> list[AuditRes
                 continue
             records.append(record)
             if not item[5]:
-                results.append(audit_hand(record, profile, rules))
+                results.append(audit_hand(record, profile, rules, replays))
         if sequence_rules(profile):
             mine = {r.hand_id for r in results}
-            merge(results, (r for r in audit_sequences(records, profile) if r.hand_id in mine))
+            sequences = audit_sequences(records, profile, replays=replays)
+            merge(results, (r for r in sequences if r.hand_id in mine))
     return results
 
 
