@@ -21,7 +21,7 @@ def known(cards: Iterable[str] | None) -> bool:
     return cards is not None and UNKNOWN_CARD not in cards
 
 
-def _minus(cards: Iterable[str], remove: Iterable[str]) -> list[str] | None:
+def minus(cards: Iterable[str], remove: Iterable[str]) -> list[str] | None:
     """Multiset difference; None when ``remove`` holds a card ``cards`` lacks."""
     rest = list(cards)
     for card in remove:
@@ -40,7 +40,7 @@ def rebuild_dealt(seat: SeatState) -> tuple[str, ...] | None:
     if not known(seat.drawn) or not known(seat.fifth):
         return None
     assert seat.shown is not None  # known() checked it
-    kept = _minus(seat.shown, (*seat.drawn, *seat.fifth))
+    kept = minus(seat.shown, (*seat.drawn, *seat.fifth))
     if kept is None:
         return None
     return (*kept, *seat.discards)

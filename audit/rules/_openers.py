@@ -22,7 +22,7 @@ from itertools import combinations
 from audit.evaluator import describe
 from audit.openers_test import holds_openers, is_openers
 from audit.replay import Replay, SeatState
-from audit.replay.cards import known
+from audit.replay.cards import known, minus
 from audit.rule import HandContext
 from schemas.records import SECTION_ORDER, Action, Actor, Openers, Section, Verb
 
@@ -77,27 +77,18 @@ def _valid_openers(cards: Sequence[str], minimum: Openers, bobtail: bool) -> boo
         return False
 
 
-def _minus(cards: Sequence[str], remove: Sequence[str]) -> list[str] | None:
-    rest = list(cards)
-    for card in remove:
-        if card not in rest:
-            return None
-        rest.remove(card)
-    return rest
-
-
 def _kept(shown: Sequence[str], state: SeatState, dealt: Sequence[str] | None) -> list[str] | None:
     """The cards a seat kept through the draw, read off its shown final hand: the shown
     cards less those drawn, or, where the drawn cards are unrecorded, the dealt cards less
     the discards when the shown hand holds them all. None when neither can be read."""
     drawn = (*state.drawn, *state.fifth)
     if known(drawn):
-        kept = _minus(shown, drawn)
+        kept = minus(shown, drawn)
         if kept is not None:
             return kept
     if dealt is not None and known(state.discards):
-        rest = _minus(dealt, state.discards)
-        if rest is not None and _minus(shown, rest) is not None:
+        rest = minus(dealt, state.discards)
+        if rest is not None and minus(shown, rest) is not None:
             return rest
     return None
 
@@ -121,7 +112,7 @@ def proof(ctx: HandContext, seat: int) -> Known:
         if not known(shown):
             unknown = True
         elif _valid_openers(shown, minimum, bobtail) and (
-            dealt is None or _minus(dealt, shown) is not None
+            dealt is None or minus(dealt, shown) is not None
         ):
             return Known.YES
     if state.shown is not None:
