@@ -4,9 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from audit.replay import Replay
 from audit.rule import Result, SequenceContext, SequenceRule, money
 from audit.rules._sequence import anchor, carried_forward, dealt_in
 from schemas.findings import Severity
+from schemas.records import Verb
+
+_DECLARING = (Verb.OPENS, Verb.DECLARES_OPENERS)
+
+
+def _declared_all_in(replay: Replay, seat: int) -> bool:
+    """The seat opened (or declared openers) all-in: R-JB 5 bars only that opener.
+
+    A false opener that went all-in later, calling after the draw, opened with chips
+    behind it and may play on like any other player.
+    """
+    return any(
+        step.action.seat == seat and (step.action.all_in or step.all_in)
+        for step in replay.steps
+        if step.action.verb in _DECLARING
+    )
 
 
 class IneligiblePlayerDealtIn(SequenceRule):
@@ -52,7 +69,8 @@ class IneligiblePlayerDealtIn(SequenceRule):
         if not carried:
             return
         earlier = replay.seats
-        barred = {s.player_id for s in earlier.values() if s.false_opener and s.all_in}
+        barred = {s.player_id for n, s in earlier.items()
+                  if s.false_opener and _declared_all_in(replay, n)}
         involved = {earlier[n].player_id for n in dealt_in(before) if n in earlier}
         offenders: list[tuple[int, str, str]] = []
         for seat in deal.seats:
