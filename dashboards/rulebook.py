@@ -136,6 +136,13 @@ def _foster(phrase: str, text: str) -> str | None:
     return None
 
 
+#: Citations of numbered paragraphs: (citation pattern, seed, paragraph-number pattern).
+_NUMBERED_CITATIONS = (
+    (r"H-23\.(\d+)", "house23", r"^23\.(\d+)\s"),  # the house rulebook, section 23
+    (r"L-(\d+)", "laws", r"^(\d+)\.\s"),  # the nineteenth-century laws
+)
+
+
 def find_passage(citation: str, directory: Path | None = None) -> Passage:
     """The seed passage for one citation (``text`` is None when it cannot be found)."""
     root = str(directory or seeds_dir())
@@ -145,18 +152,12 @@ def find_passage(citation: str, directory: Path | None = None) -> Passage:
         ref = robert.group(2).replace(" ", "")
         found = _robert(robert.group(1), ref, text) if text else None
         return Passage(citation, found, _SEED_FILES["robert"] if found else None)
-    house = re.fullmatch(r"H-23\.(\d+)", citation)
-    if house:
-        text = _seed_text(root, _SEED_FILES["house23"])
-        items = _numbered_items(text, r"^23\.(\d+)\s") if text else {}
-        found = items.get(house.group(1))
-        return Passage(citation, found, _SEED_FILES["house23"] if found else None)
-    law = re.fullmatch(r"L-(\d+)", citation)
-    if law:
-        text = _seed_text(root, _SEED_FILES["laws"])
-        items = _numbered_items(text, r"^(\d+)\.\s") if text else {}
-        found = items.get(law.group(1))
-        return Passage(citation, found, _SEED_FILES["laws"] if found else None)
+    for pattern, seed, item in _NUMBERED_CITATIONS:
+        numbered = re.fullmatch(pattern, citation)
+        if numbered:
+            text = _seed_text(root, _SEED_FILES[seed])
+            found = (_numbered_items(text, item) if text else {}).get(numbered.group(1))
+            return Passage(citation, found, _SEED_FILES[seed] if found else None)
     foster = re.fullmatch(r'Foster\s*\(\s*["“](.+?)["”]\s*\)', citation)
     if foster:
         text = _seed_text(root, _SEED_FILES["foster"])
