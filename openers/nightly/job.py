@@ -283,7 +283,7 @@ def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog) -> int
     with transaction(con):
         con.execute("DELETE FROM ops_pending_hands")
     log.info("audit done", hands=summary.hands, tables=tables, findings=summary.findings,
-             unverifiable=summary.unverifiable)
+             unverifiable=summary.unverifiable, errors=summary.errors)
     return tables
 
 

@@ -136,6 +136,8 @@ def test_json_log_lines_on_stderr_and_report_path_on_stdout(tmp_path):
     assert job.returncode == 0, err
     events = [json.loads(line) for line in err.splitlines()]
     assert {"run started", "run finished"} <= {e["message"] for e in events}
+    audited = next(e for e in events if e["message"] == "audit done")
+    assert audited["hands"] == 3 and audited["errors"] == 0 and "unverifiable" in audited
     report = out.strip().removeprefix("report: ")
     assert report.endswith("report.html") and (tmp_path / "reports").is_dir()
     assert Path(report).read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
