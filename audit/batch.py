@@ -31,7 +31,7 @@ from audit.registry import hand_rules, sequence_rules
 from audit.replay import Replay
 from ingest.chunks import Chunk, iter_chunks
 from ingest.paths import expand_paths
-from ingest.reader import HandReader, ParsedHand, QuarantineItem, is_jsonl, read_path
+from ingest.reader import QuarantineItem, is_jsonl, read_chunk, read_path
 from schemas.records import HandRecord
 
 #: Hands per batch: big enough to amortise the pool's messages, small enough to balance cores.
@@ -70,7 +70,11 @@ class BatchResult:
 
 @dataclass(slots=True)
 class CheckReport:
-    """Everything ``openers check`` found, in input order."""
+    """Everything ``openers check`` found, in input order.
+
+    ``results`` holds the hands with anything to report (a finding, an unverifiable
+    check or a rule error); ``hands`` counts every hand read.
+    """
 
     results: list[AuditResult] = field(default_factory=list)
     problems: list[QuarantineItem] = field(default_factory=list)
@@ -153,15 +157,6 @@ def no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _read(batch: Batch, item: Item) -> ParsedHand | QuarantineItem:
-    chunk = item.chunk
-    reader = HandReader(batch.files[item.file], start_offset=chunk.start_offset,
-                        start_line=chunk.first_line)
-    # Rebuild the chunk's ending so the reader judges a cut-off hand as it does in a file.
-    ending = b"\n\n" if chunk.terminated else b"\n" if chunk.newline else b""
-    return next(iter(reader.iter_text(io.BytesIO(chunk.data + ending))))
-
-
 def audit_batch(batch: Batch, profile: Profile) -> BatchResult:
     """Read, replay and check the hands of one batch, J rules included (runs in a worker)."""
     rules = hand_rules(profile)
@@ -181,7 +176,7 @@ def audit_batch(batch: Batch, profile: Profile) -> BatchResult:
         mine: dict[str, tuple[int, int]] = {}
         replays: dict[str, Replay] = {}
         for item in batch.items:
-            got = _read(batch, item)
+            got = read_chunk(batch.files[item.file], item.chunk)
             if isinstance(got, QuarantineItem):
                 if not item.context:
                     out.problems.append(got)
@@ -216,9 +211,26 @@ def default_workers() -> int:
 
 def check_paths(
     paths: Iterable[str | Path], profile: Profile, workers: int | None = None,
+    batch_hands: int = BATCH_HANDS, fast: bool = True,
+) -> CheckReport:
+    """Audit every hand in ``paths`` on a process pool; results in input order.
+
+    ``fast`` (the default) certifies ordinary clean hands with the compiled fast path
+    (:mod:`audit.fast`) and audits the rest with the engine; without it every hand
+    goes through the engine. Both report the same.
+    """
+    if fast:
+        from audit.fast.check import fast_check_paths
+
+        return fast_check_paths(paths, profile, workers or default_workers())
+    return reference_check_paths(paths, profile, workers, batch_hands)
+
+
+def reference_check_paths(
+    paths: Iterable[str | Path], profile: Profile, workers: int | None = None,
     batch_hands: int = BATCH_HANDS,
 ) -> CheckReport:
-    """Audit every hand in ``paths`` on a process pool; results in input order."""
+    """``check_paths`` with every hand through the reference reader and engine."""
     batches = plan_batches(paths, batch_hands)
     keyed: list[tuple[tuple[int, int], AuditResult]] = []
     jsonl: list[tuple[tuple[int, int], AuditResult]] = []
@@ -240,6 +252,7 @@ def check_paths(
     names = next((b.files for b in batches if b.jsonl is None), ())
     position = {name: i for i, name in enumerate(names)}
     report.problems.sort(key=lambda q: (position.get(q.file, len(position)), q.first_line))
+    report.results = [r for r in report.results if r.findings or r.unverifiable or r.errors]
     return report
 
 

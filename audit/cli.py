@@ -66,6 +66,10 @@ def check_command(
     fmt: Annotated[Format, typer.Option(
         "--format", help="text (HAND_ID:LINE CODE message), json, jsonl or csv.")] = Format.TEXT,
     workers: WorkersOpt = None,
+    reference: Annotated[bool, typer.Option(
+        "--reference", help="Send every hand through the reference engine instead of "
+        "certifying ordinary clean hands with the compiled fast path (slower; the same "
+        "report).")] = False,
 ) -> None:
     """Audit hand logs directly, like a linter, without a database.
 
@@ -77,7 +81,7 @@ def check_command(
     if not expand_paths(paths):
         typer.echo("error: no files match the given paths", err=True)
         raise typer.Exit(2)
-    report = check_paths(paths, prof, workers=workers)
+    report = check_paths(paths, prof, workers=workers, fast=not reference)
     findings = [f for r in report.results for f in r.findings]
     write_findings(findings, fmt, sys.stdout)
     for item in report.problems:

@@ -10,8 +10,13 @@ replays agree on every turn. Then, in the same run:
 - the stages of a check one by one, to show what limits it: the reference parser
   (what ``check`` uses), the ingest fast path (columns only, no records), every
   hand rule on prebuilt replays, and the J rules on each deal;
-- ``openers check`` machinery (``audit.batch.check_paths``: read + parse + replay +
-  every registered rule) audits the log files on a process pool over both cores.
+- ``openers check --reference`` (``check_paths(fast=False)``: read + parse + replay +
+  every registered rule for every hand) on a process pool;
+- ``openers check`` (``check_paths``: the compiled fast path certifies ordinary clean
+  hands, the engine audits the rest) on 1 worker and on the pool;
+- the same ``openers check`` on a generated room (every code planted in 5% of the
+  hands, 5% with unrecorded cards: both go to the engine), to show what realistic
+  input costs.
 
 Run: ``.venv/bin/python benchmarks/bench_audit.py [--hands 20000] [--workers 2]``
 """
@@ -46,6 +51,8 @@ from audit.replay import Replay
 from audit.rule import HandContext
 from ingest.fastpath import parse_columns
 from ingest.parser import parse_hand
+from openers.generator import GenerateConfig, generate
+from openers.generator.generate import LOGS_DIR
 from schemas.records import HandRecord
 
 RANKS = "23456789TJQKA"
@@ -263,8 +270,14 @@ def main() -> None:
         t_rules, c_rules, _ = _timed(lambda: run_hand_rules(contexts, robert))
         contexts.clear()  # free the replays before the check runs
         t_seq, c_seq, _ = _timed(lambda: run_sequence_rules(records, robert))
+        t_ref, _, _ = _timed(lambda: check_paths(files, robert, workers=args.workers,
+                                                 fast=False))
+        check_paths(files[:1], robert, workers=1)  # compile (or load) the fast path once
         t_check1, c_check1, _ = _timed(lambda: check_paths(files, robert, workers=1))
         t_check, _, report = _timed(lambda: check_paths(files, robert, workers=args.workers))
+        room, room_hands = _generated_room(Path(tmp), args.hands)
+        t_room, _, room_report = _timed(lambda: check_paths([room], robert,
+                                                            workers=args.workers))
     n = len(hands)
     findings = sum(len(r.findings) for r in report.results)
     print(f"hands: {n} ({report.hands} checked, {findings} findings, "
@@ -278,11 +291,25 @@ def main() -> None:
         ("ingest fast path, no records", t_fast, c_fast),
         ("hand rules alone (1 core)", t_rules, c_rules),
         ("J rules alone (1 core)", t_seq, c_seq),
+        (f"check --reference ({args.workers} workers)", t_ref, None),
         ("openers check (1 worker)", t_check1, c_check1),
         (f"openers check ({args.workers} workers)", t_check, None),
     ):
         cpu_part = f"{n / cpu:13.0f}{c_pk / cpu:13.1f}{cpu / n * 1e6:13.0f}" if cpu else ""
         print(f"{label:36s}{n / wall:13.0f}{t_pk / wall:13.1f}{cpu_part}")
+    flagged = len(room_report.results)
+    print(f"generated room, {room_hands} hands ({flagged} with findings or unverifiable):")
+    label = f"openers check ({args.workers} workers)"
+    print(f"{label:36s}{room_hands / t_room:13.0f}"
+          f"{t_pk / n * room_hands / t_room:13.1f}")
+
+
+def _generated_room(tmp: Path, hands: int) -> tuple[Path, int]:
+    """A generated room: 5% of hands break a rule, 5% have unrecorded cards."""
+    out = tmp / "room"
+    generate(GenerateConfig(hands=hands, tables=8, seed=3, violations=0.05,
+                            unrecorded_share=0.05), out)
+    return out / LOGS_DIR, hands
 
 
 if __name__ == "__main__":

@@ -280,3 +280,16 @@ def read_text(text: str, *, file: str = "<text>") -> list[ReadItem]:
     """Read hands from a string (tests and tools); same results as a file holding ``text``."""
     reader = HandReader(file)
     return list(reader.iter_text(io.BytesIO(text.encode("utf-8"))))
+
+
+def read_chunk(path: str, chunk: Chunk) -> ParsedHand | QuarantineItem:
+    """Read one hand chunk of ``path`` as the reader does inside the file.
+
+    The chunk's ending is rebuilt (a blank line, a bare line end, or none), so a hand
+    cut off at the end of its file is judged as it is in the file.
+    """
+    reader = HandReader(path, start_offset=chunk.start_offset, start_line=chunk.first_line)
+    ending = b"\n\n" if chunk.terminated else b"\n" if chunk.newline else b""
+    got = next(iter(reader.iter_text(io.BytesIO(chunk.data + ending))))
+    assert not isinstance(got, RawHand)
+    return got

@@ -10,3 +10,7 @@ unverifiable; every other hand (anything unusual, not only what is wrong) goes t
 the reference parser and engine, which alone write findings. Certifying is
 conservative by design: a false "needs the engine" costs time, never a finding.
 """
+
+from audit.fast.cache import ensure_fresh
+
+ensure_fresh()

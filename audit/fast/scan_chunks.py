@@ -1,0 +1,145 @@
+"""Split a log's bytes into hand chunks exactly as :func:`ingest.chunks.iter_chunks` does.
+
+The reference chunker finds separators with the regex ``\\n(?:[ \\t\\f\\v]*\\r?\\n)+``
+and trims leading and trailing comment/blank lines (``bytes.strip()`` white space,
+then ``#``) off each piece. This is the same walk as one compiled pass over the
+buffer, so the scanner can hand every chunk, read or not, back to the reference
+reader with the same bytes, line number and flags.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from audit.fast.layout import IntArray
+
+# Columns of the chunk table ``split_chunks`` returns.
+C_START = 0  # Chunk.start_offset
+C_DATA_END = 1  # buf[C_START:C_DATA_END] == Chunk.data
+C_END = 2  # Chunk.end_offset
+C_FIRST_LINE = 3
+C_TERMINATED = 4
+C_NEWLINE = 5
+C_COLUMNS = 6
+
+_NL = 10
+_CR = 13
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _is_strip_space(byte: int) -> bool:
+    # bytes.strip() white space: space, \t, \n, \v, \f, \r
+    return byte == 32 or 9 <= byte <= 13
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _skippable(buf: np.ndarray, start: int, end: int) -> bool:
+    """Whether the line buf[start:end] is blank or a comment (``_is_skippable``)."""
+    for i in range(start, end):
+        byte = buf[i]
+        if not _is_strip_space(byte):
+            return byte == 35  # "#"
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _trim(buf: np.ndarray, start: int, end: int, first_line: int, terminated: int,
+          out: np.ndarray, count: int) -> np.ndarray:
+    """Append the trimmed chunk of data buf[start:end] to ``out`` (grown if full).
+
+    Returns ``out``; the caller learns whether a row was added from ``out``'s
+    row ``count`` having ``C_START >= 0`` (set to -1 beforehand when nothing is kept).
+    """
+    head = start
+    line = first_line
+    while True:
+        stop = head
+        while stop < end and buf[stop] != _NL:
+            stop += 1
+        if not _skippable(buf, head, stop):
+            break
+        if stop >= end:
+            if count < out.shape[0]:
+                out[count, C_START] = -1
+            return out
+        head = stop + 1
+        line += 1
+    tail = end  # the kept body is buf[head:tail]
+    while True:
+        line_start = tail
+        while line_start > head and buf[line_start - 1] != _NL:
+            line_start -= 1
+        if not _skippable(buf, line_start, tail):
+            break
+        tail = line_start - 1
+    if count >= out.shape[0]:
+        grown = np.empty((out.shape[0] * 2 + 16, C_COLUMNS), dtype=np.int64)
+        grown[:count] = out[:count]
+        out = grown
+    newline = 1 if tail < end else 0
+    data_end = tail - 1 if tail > head and buf[tail - 1] == _CR else tail
+    out[count, C_START] = head
+    out[count, C_DATA_END] = data_end
+    out[count, C_END] = tail + newline
+    out[count, C_FIRST_LINE] = line
+    out[count, C_TERMINATED] = terminated
+    out[count, C_NEWLINE] = newline
+    return out
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _next_separator(buf: np.ndarray, i: int) -> tuple[int, int, int, int]:
+    """The first separator at or after ``i``: (its first newline, its end, newlines
+    before it, blank lines in it); (n, n, newlines, 0) when there is none."""
+    n = buf.shape[0]
+    newlines = 0
+    while i < n:
+        if buf[i] != _NL:
+            i += 1
+            continue
+        # A separator: this newline, then one or more lines of [ \t\f\v]* with \r?\n.
+        j = i + 1
+        blank_lines = 0
+        while True:
+            k = j
+            while k < n and (buf[k] == 32 or buf[k] == 9 or buf[k] == 11 or buf[k] == 12):
+                k += 1
+            if k < n and buf[k] == _CR:
+                k += 1
+            if k < n and buf[k] == _NL:
+                j = k + 1
+                blank_lines += 1
+            else:
+                break
+        if blank_lines:
+            return i, j, newlines, blank_lines
+        newlines += 1
+        i += 1
+    return n, n, newlines, 0
+
+
+@njit(cache=True, nogil=True)
+def split_chunks(buf: np.ndarray, start_line: int, skip_bom: bool) -> IntArray:
+    """The chunk table (``C_*`` columns) of ``buf``, in file order."""
+    n = buf.shape[0]
+    out = np.empty((max(16, n // 512), C_COLUMNS), dtype=np.int64)
+    count = 0
+    pos = 0
+    if skip_bom and n >= 3 and buf[0] == 0xEF and buf[1] == 0xBB and buf[2] == 0xBF:
+        pos = 3
+    line = start_line  # the line number of buf[pos]
+    while pos < n:
+        i, j, newlines, blank_lines = _next_separator(buf, pos)
+        if blank_lines == 0:
+            break
+        out = _trim(buf, pos, i + 1, line, 1, out, count)
+        if count < out.shape[0] and out[count, C_START] >= 0:
+            count += 1
+        line += newlines + 1 + blank_lines
+        pos = j
+    if pos < n:
+        out = _trim(buf, pos, n, line, 0, out, count)
+        if count < out.shape[0] and out[count, C_START] >= 0:
+            count += 1
+    return out[:count]

@@ -1,0 +1,260 @@
+"""Compiled reader of one hand chunk into the layout's rows (or a reason it did not).
+
+The grammar read here is the canonical subset of :func:`ingest.parser.parse_hand`:
+printable-ASCII lines with single spaces, the header (:mod:`audit.fast.scan_header`),
+the seven section lines in order, the RESULT lines and the common verbs
+(:mod:`audit.fast.scan_lines`). A line outside it gives the chunk a positive status
+and no rows, and the caller hands the chunk to the reference reader: being unread
+is always safe, reading differently from the reference never is.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from audit.fast.layout import (
+    ACTOR_DEALER,
+    ACTOR_SEAT,
+    E_ACTOR,
+    E_ALL_IN,
+    E_AMOUNT,
+    E_CARDS_COUNT,
+    E_CARDS_START,
+    E_DRAWN_COUNT,
+    E_DRAWN_START,
+    E_LINE,
+    E_READING,
+    E_SEAT,
+    E_SECTION,
+    E_SIDE_POT,
+    E_TO_AMOUNT,
+    E_VERB,
+    H_ANTE,
+    H_BIG,
+    H_BUTTON,
+    H_CARRIED,
+    H_CARRIED_OUT,
+    H_COLUMNS,
+    H_EVENT_COUNT,
+    H_EVENT_START,
+    H_FIRST_LINE,
+    H_GAME,
+    H_HAND_HASH,
+    H_JACKPOT,
+    H_JOKER,
+    H_OPENERS,
+    H_SEAT_COUNT,
+    H_SEAT_START,
+    H_SMALL,
+    H_STATUS,
+    H_TABLE_HASH,
+    H_TIME,
+    OPENERS_ABSENT,
+    S_PLAYER_HASH,
+    S_SEAT,
+    S_STACK,
+    SEC_RESULT,
+    V_BURNS,
+)
+from audit.fast.scan_header import (
+    KEY_ANTE,
+    KEY_BUTTON,
+    KEY_DEALER,
+    KEY_GAME,
+    KEY_HAND,
+    KEY_JACKPOT,
+    KEY_JOKER,
+    KEY_LIMIT,
+    KEY_OPENERS,
+    KEY_ROOM,
+    KEY_SEAT,
+    KEY_TABLE,
+    KEY_TIME,
+    REQUIRED_KEYS,
+    header_line,
+)
+from audit.fast.scan_lines import dealer_line, line_end, player_line, result_line, section_line
+from audit.fast.scan_tokens import (
+    READING_NONE,
+    ST_BYTES,
+    ST_HEADER,
+    ST_LINE,
+    ST_MISSING,
+    ST_READ,
+    ST_RESULT,
+    ST_SECTION,
+    card_code,
+)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def scan_hand(buf: np.ndarray, start: int, end: int, first_line: int, hand: np.ndarray,
+              seats: np.ndarray, n_seats: int, events: np.ndarray, n_events: int,
+              cards: np.ndarray, n_cards: int, seat_stack: np.ndarray,
+              seat_hash: np.ndarray) -> tuple[int, int, int, int]:
+    """Read the chunk buf[start:end] into ``hand`` and the rows after n_seats/n_events/
+    n_cards: (status, new n_seats, new n_events, new n_cards); no rows unless status 0.
+
+    The caller guarantees room for 10 seats, (end - start) // 8 + 2 events and
+    end - start cards.
+    """
+    status, seat_mask, new_events, new_cards = _scan_lines(
+        buf, start, end, first_line, hand, events, n_events, cards, n_cards, seat_stack,
+        seat_hash)
+    first_seat = n_seats
+    if status == ST_READ:
+        for seat in range(1, 11):
+            if seat_mask & (1 << seat):
+                seats[n_seats, S_SEAT] = seat
+                seats[n_seats, S_STACK] = seat_stack[seat]
+                seats[n_seats, S_PLAYER_HASH] = seat_hash[seat]
+                n_seats += 1
+        hand[H_EVENT_START] = n_events
+        hand[H_EVENT_COUNT] = new_events - n_events
+        n_events = new_events
+        n_cards = new_cards
+    else:
+        for column in range(H_COLUMNS):
+            hand[column] = 0
+        hand[H_EVENT_START] = n_events
+    hand[H_STATUS] = status
+    hand[H_SEAT_START] = first_seat
+    hand[H_SEAT_COUNT] = n_seats - first_seat
+    hand[H_FIRST_LINE] = first_line
+    return status, n_seats, n_events, n_cards
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _scan_lines(buf: np.ndarray, start: int, end: int, first_line: int, hand: np.ndarray,
+                events: np.ndarray, n_events: int, cards: np.ndarray, n_cards: int,
+                seat_stack: np.ndarray, seat_hash: np.ndarray) -> tuple[int, int, int, int]:
+    """The line loop of :func:`scan_hand`: (status, seat mask, n_events, n_cards).
+
+    The per-line readers take only the buffer and return values; every array write is
+    here, which keeps the per-line calls cheap.
+    """
+    hand[H_JACKPOT] = 1
+    hand[H_OPENERS] = OPENERS_ABSENT
+    hand[H_CARRIED_OUT] = -1
+    section = -1
+    seen = 0
+    seat_mask = 0
+    result_seen = 0
+    line = first_line
+    pos = start
+    while pos < end:
+        ls = pos
+        i, le = line_end(buf, pos, end)
+        if i < 0:
+            return ST_BYTES, 0, 0, 0
+        # Blank, comment, indented or right-padded lines are the reference's to judge.
+        if le == ls or buf[ls] == 32 or buf[ls] == 35 or buf[le - 1] == 32:
+            return ST_BYTES, 0, 0, 0
+        first = buf[ls]
+        pos = i + 1
+        line += 1
+        if first == 42:  # "*"
+            position = section_line(buf, ls, le)
+            if position <= section:
+                return ST_SECTION, 0, 0, 0
+            if section < 0:
+                if seen & REQUIRED_KEYS != REQUIRED_KEYS:
+                    return ST_MISSING, 0, 0, 0
+                seats_listed = 0
+                for seat in range(1, 11):
+                    seats_listed += (seat_mask >> seat) & 1
+                if seats_listed < 2:
+                    return ST_MISSING, 0, 0, 0
+            section = position
+            continue
+        if section < 0:
+            status, key, value, second, third = header_line(buf, ls, le)
+            if status != ST_READ:
+                return status, 0, 0, 0
+            if key == KEY_SEAT:
+                if seat_mask & (1 << value):
+                    return ST_HEADER, 0, 0, 0  # the reference rejects a repeated seat
+                seat_mask |= 1 << value
+                seat_stack[value] = second
+                seat_hash[value] = third
+                continue
+            if seen & key:
+                return ST_HEADER, 0, 0, 0
+            seen |= key
+            if key == KEY_LIMIT:
+                hand[H_SMALL] = value
+                hand[H_BIG] = second
+            elif key != KEY_ROOM and key != KEY_DEALER:
+                hand[_key_column(key)] = value
+            continue
+        if section == SEC_RESULT and (first == 80 or first == 82):  # P, R
+            bit, column, value = result_line(buf, ls, le)
+            if bit:
+                if value < 0 or result_seen & bit:
+                    return ST_RESULT, 0, 0, 0
+                result_seen |= bit
+                hand[column] = value
+                continue
+        if first == 83:  # S
+            verb, seat, value, to_value, at, count, drawn_at, drawn, reading = player_line(
+                buf, ls, le)
+            actor = ACTOR_SEAT
+        elif first == 68:  # D
+            read, at, count = dealer_line(buf, ls, le)
+            verb = V_BURNS if read else -1
+            seat, value, to_value, drawn_at, drawn, reading = 0, -1, -1, 0, -1, READING_NONE
+            actor = ACTOR_DEALER
+        else:
+            return ST_LINE, 0, 0, 0
+        if verb < 0:
+            return ST_LINE, 0, 0, 0
+        events[n_events, E_SECTION] = section
+        events[n_events, E_ACTOR] = actor
+        events[n_events, E_VERB] = verb
+        events[n_events, E_SEAT] = seat
+        events[n_events, E_AMOUNT] = value
+        events[n_events, E_TO_AMOUNT] = to_value
+        events[n_events, E_ALL_IN] = 0
+        events[n_events, E_SIDE_POT] = 0
+        events[n_events, E_CARDS_START] = n_cards
+        events[n_events, E_CARDS_COUNT] = count
+        for k in range(count):
+            cards[n_cards + k] = card_code(buf[at + 1 + 3 * k], buf[at + 2 + 3 * k])
+        n_cards += max(count, 0)
+        events[n_events, E_DRAWN_START] = n_cards
+        events[n_events, E_DRAWN_COUNT] = drawn
+        for k in range(drawn):
+            cards[n_cards + k] = card_code(buf[drawn_at + 1 + 3 * k],
+                                           buf[drawn_at + 2 + 3 * k])
+        n_cards += max(drawn, 0)
+        events[n_events, E_READING] = reading
+        events[n_events, E_LINE] = line - 1
+        n_events += 1
+    if section != SEC_RESULT or not result_seen & 1:
+        return ST_MISSING, 0, 0, 0
+    return ST_READ, seat_mask, n_events, n_cards
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _key_column(key: int) -> int:
+    """The hand column of a single-value header key."""
+    if key == KEY_HAND:
+        return H_HAND_HASH
+    if key == KEY_TABLE:
+        return H_TABLE_HASH
+    if key == KEY_TIME:
+        return H_TIME
+    if key == KEY_GAME:
+        return H_GAME
+    if key == KEY_ANTE:
+        return H_ANTE
+    if key == KEY_JOKER:
+        return H_JOKER
+    if key == KEY_BUTTON:
+        return H_BUTTON
+    if key == KEY_JACKPOT:
+        return H_JACKPOT
+    if key == KEY_OPENERS:
+        return H_OPENERS
+    return H_CARRIED

@@ -1,0 +1,232 @@
+"""Compiled readers of one line inside a hand: section, player, dealer and RESULT lines.
+
+Each reader takes only the buffer and the line's bounds and returns plain values
+(card lists are checked here and copied by the caller), so a call per line passes
+one array and the hand loop (:mod:`audit.fast.scan_hand`) does every write. The
+spellings read are the canonical subset of :mod:`ingest.actions` and the RESULT
+lines of :mod:`ingest.parser`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from audit.fast.layout import (
+    H_CARRIED_OUT,
+    H_POT,
+    H_RAKE,
+    V_ANTES,
+    V_BETS,
+    V_CALLS,
+    V_CHECKS,
+    V_COLLECTS,
+    V_DEALT,
+    V_DISCARDS,
+    V_FOLDS,
+    V_MUCKS,
+    V_OPENS,
+    V_RAISES,
+    V_SHOWS,
+    V_SHOWS_OPENERS,
+    V_STANDS_PAT,
+)
+from audit.fast.scan_tokens import (
+    READING_NONE,
+    amount,
+    card_list,
+    reading_category,
+    seat_number,
+    starts,
+)
+from schemas.records import SECTION_ORDER
+
+
+def _text(value: bytes) -> np.ndarray:
+    return np.frombuffer(value, dtype=np.uint8).copy()
+
+
+_SECTION_TEXT = [f"*** {s.value} ***".encode() for s in SECTION_ORDER]
+SECTION_BYTES = _text(b"".join(_SECTION_TEXT))
+SECTION_BOUNDS = np.cumsum([0, *(len(t) for t in _SECTION_TEXT)]).astype(np.int64)
+_SEAT_PREFIX = _text(b"Seat ")
+_DEALER_BURNS = _text(b"Dealer: burns")
+_POT = _text(b"Pot: ")
+_RAKE = _text(b"Rake: ")
+_PASSED_OUT = _text(b"Passed out: carried ")
+_ANTES = _text(b"antes ")
+_CHECKS = _text(b"checks")
+_CALLS = _text(b"calls ")
+_COLLECTS = _text(b"collects ")
+_OPENS = _text(b"opens ")
+_BETS = _text(b"bets ")
+_RAISES = _text(b"raises ")
+_TO = _text(b" to ")
+_FOLDS = _text(b"folds")
+_SHOWS_OPENERS = _text(b"shows openers ")
+_SHOWS = _text(b"shows ")
+_STANDS_PAT = _text(b"stands pat")
+_DISCARDS = _text(b"discards ")
+_DRAWS = _text(b" draws ")
+_MUCKS = _text(b"mucks")
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def line_end(buf: np.ndarray, pos: int, end: int) -> tuple[int, int]:
+    """(the line's newline or ``end``, the end of its text before any CR), or (-1, -1)
+    when the line holds a byte outside printable ASCII (a lone CR included)."""
+    i = pos
+    while i < end:
+        byte = buf[i]
+        if byte == 10:
+            return i, i
+        if byte < 32 or byte > 126:
+            if byte == 13 and i + 1 < end and buf[i + 1] == 10:
+                return i + 1, i
+            return -1, -1
+        i += 1
+    return end, end
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def section_line(buf: np.ndarray, ls: int, le: int) -> int:
+    """The position of the ``*** NAME ***`` line buf[ls:le] in SECTION_ORDER, or -1."""
+    for position in range(SECTION_BOUNDS.shape[0] - 1):
+        lo = SECTION_BOUNDS[position]
+        size = SECTION_BOUNDS[position + 1] - lo
+        if size != le - ls:
+            continue
+        same = True
+        for i in range(size):
+            if buf[ls + i] != SECTION_BYTES[lo + i]:
+                same = False
+                break
+        if same:
+            return position
+    return -1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def player_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, int, int, int,
+                                                          int, int]:
+    """A ``Seat N: ...`` line: (verb, seat, amount, to amount, first card list at, its
+    count, second list at, its count, reading); verb -1 when not read. A count is -1 for
+    no list (then its position is unused)."""
+    if not starts(buf, ls, le, _SEAT_PREFIX):
+        return -1, 0, 0, 0, 0, 0, 0, 0, 0
+    seat, pos = seat_number(buf, ls + 5, le)
+    if pos < 0 or pos + 2 >= le or buf[pos] != 58 or buf[pos + 1] != 32:
+        return -1, 0, 0, 0, 0, 0, 0, 0, 0
+    r = pos + 2
+    verb = -1
+    value = -1
+    to_value = -1
+    at = 0
+    count = -1
+    drawn_at = 0
+    drawn = -1
+    reading = READING_NONE
+    after = -1
+    first = buf[r]
+    if first == 91:  # "["
+        verb = V_DEALT
+        at = r
+        count, after = card_list(buf, r, le)
+    elif first == 99:  # c
+        if le - r == 6 and starts(buf, r, le, _CHECKS):
+            verb, after = V_CHECKS, le
+        elif starts(buf, r, le, _CALLS):
+            verb = V_CALLS
+            value, after = amount(buf, r + 6, le)
+        elif starts(buf, r, le, _COLLECTS):
+            verb = V_COLLECTS
+            value, after = amount(buf, r + 9, le)
+    elif first == 102:  # f
+        if le - r == 5 and starts(buf, r, le, _FOLDS):
+            verb, after = V_FOLDS, le
+    elif first == 97:  # a
+        if starts(buf, r, le, _ANTES):
+            verb = V_ANTES
+            value, after = amount(buf, r + 6, le)
+    elif first == 98:  # b
+        if starts(buf, r, le, _BETS):
+            verb = V_BETS
+            value, after = amount(buf, r + 5, le)
+    elif first == 111:  # o
+        if starts(buf, r, le, _OPENS):
+            verb = V_OPENS
+            value, after = amount(buf, r + 6, le)
+    elif first == 114:  # r
+        if starts(buf, r, le, _RAISES):
+            value, mid = amount(buf, r + 7, le)
+            if mid > 0 and starts(buf, mid, le, _TO):
+                verb = V_RAISES
+                to_value, after = amount(buf, mid + 4, le)
+    elif first == 115:  # s
+        if le - r == 10 and starts(buf, r, le, _STANDS_PAT):
+            verb, after = V_STANDS_PAT, le
+        elif starts(buf, r, le, _SHOWS_OPENERS):
+            verb = V_SHOWS_OPENERS
+            at = r + 14
+            count, after = card_list(buf, at, le)
+        elif starts(buf, r, le, _SHOWS):
+            verb = V_SHOWS
+            at = r + 6
+            count, after = card_list(buf, at, le)
+            # `shows [..] (READING)`: the reading is everything inside " (" .. final ")".
+            if 0 < after < le:
+                if le - after > 3 and buf[after] == 32 and buf[after + 1] == 40 \
+                        and buf[le - 1] == 41:
+                    reading = reading_category(buf, after + 2, le - 1)
+                    after = le
+                else:
+                    after = -1
+    elif first == 100:  # d
+        if starts(buf, r, le, _DISCARDS):
+            verb = V_DISCARDS
+            at = r + 9
+            count, mid = card_list(buf, at, le)
+            if mid > 0 and starts(buf, mid, le, _DRAWS):
+                drawn_at = mid + 7
+                drawn, after = card_list(buf, drawn_at, le)
+    elif first == 109:  # m
+        if le - r == 5 and starts(buf, r, le, _MUCKS):
+            verb, after = V_MUCKS, le
+        elif le - r > 6 and starts(buf, r, le, _MUCKS) and buf[r + 5] == 32:
+            verb = V_MUCKS
+            at = r + 6
+            count, after = card_list(buf, at, le)
+    if verb < 0 or after != le:
+        return -1, 0, 0, 0, 0, 0, 0, 0, 0
+    return verb, seat, value, to_value, at, count, drawn_at, drawn, reading
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def dealer_line(buf: np.ndarray, ls: int, le: int) -> tuple[bool, int, int]:
+    """``Dealer: burns [c]`` / ``Dealer: burns``: (read, card list at, count or -1)."""
+    if not starts(buf, ls, le, _DEALER_BURNS):
+        return False, 0, 0
+    pos = ls + 13
+    if pos == le:
+        return True, 0, -1
+    if buf[pos] != 32:
+        return False, 0, 0
+    count, after = card_list(buf, pos + 1, le)
+    return after == le, pos + 1, count
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def result_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int]:
+    """``Pot: X`` / ``Rake: X`` / ``Passed out: carried X``: (line bit, hand column,
+    amount); bit 0 when the line is none of them (an action line then), amount -1 when
+    the line is one of them but its amount is not canonical."""
+    if starts(buf, ls, le, _POT):
+        bit, column, pos = 1, H_POT, ls + 5
+    elif starts(buf, ls, le, _RAKE):
+        bit, column, pos = 2, H_RAKE, ls + 6
+    elif starts(buf, ls, le, _PASSED_OUT):
+        bit, column, pos = 4, H_CARRIED_OUT, ls + 20
+    else:
+        return 0, 0, 0
+    value, after = amount(buf, pos, le)
+    return bit, column, value if after == le else -1

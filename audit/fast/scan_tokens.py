@@ -1,0 +1,268 @@
+"""Compiled readers of the format's small tokens (amounts, cards, seats, time, readings).
+
+Each reader takes the buffer, a position and the end of the line, and returns the
+value and the position just after the token, or a negative position when the bytes
+are not in the scanner's canonical subset (always a subset of what
+:mod:`ingest.tokens` and :mod:`ingest.header` accept with the same value). The
+status codes the scanner gives an unread chunk live here so every scan module
+shares them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# ---- H_STATUS codes of a chunk the scanner did not read (the reference reader decides)
+ST_READ = 0
+ST_BYTES = 1  # a byte or spacing outside printable ASCII lines (tab, CR, trailing blank...)
+ST_HEADER = 2  # a header line outside the canonical grammar, unknown or repeated key
+ST_MISSING = 3  # a required header, a second seat, RESULT or its Pot is missing
+ST_SECTION = 4  # a `***` line that is not the next known section
+ST_LINE = 5  # an action line outside the supported verbs and spellings
+ST_RESULT = 6  # a RESULT line (Pot/Rake/Passed out) not canonical or repeated
+ST_TIME = 7  # Time not `YYYY-MM-DDTHH:MM:SS` with `Z` or `+HH:MM`, or not a real date
+
+FAIL = -1
+
+_SPACE = 32
+#: The category names of :class:`audit.evaluator.HandCategory`, in level order.
+_CATEGORY_TEXT = (b"high card", b"one pair", b"two pair", b"three of a kind", b"straight",
+                  b"flush", b"full house", b"four of a kind", b"straight flush", b"five aces")
+CATEGORY_BYTES = np.frombuffer(b"".join(_CATEGORY_TEXT), dtype=np.uint8).copy()
+CATEGORY_BOUNDS = np.cumsum([0, *(len(t) for t in _CATEGORY_TEXT)]).astype(np.int64)
+READING_NONE, READING_UNKNOWN = -1, -2
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def is_digit(byte: int) -> bool:
+    return 48 <= byte <= 57
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def starts(buf: np.ndarray, pos: int, end: int, text: np.ndarray) -> bool:
+    """Whether buf[pos:end] starts with ``text``."""
+    size = text.shape[0]
+    if end - pos < size:
+        return False
+    for i in range(size):  # noqa: SIM110 (no generators in compiled code)
+        if buf[pos + i] != text[i]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def amount(buf: np.ndarray, pos: int, end: int) -> tuple[int, int]:
+    """``digits{1,13}`` or with ``.d``/``.dd``: (cents, position after) or (0, FAIL)."""
+    value = 0
+    i = pos
+    while i < end and is_digit(buf[i]):
+        value = value * 10 + (buf[i] - 48)
+        i += 1
+    if i == pos or i - pos > 13:
+        return 0, FAIL
+    value *= 100
+    if i < end and buf[i] == 46:  # "."
+        i += 1
+        if i < end and is_digit(buf[i]):
+            value += (buf[i] - 48) * 10
+            i += 1
+            if i < end and is_digit(buf[i]):
+                value += buf[i] - 48
+                i += 1
+        else:
+            return 0, FAIL
+    return value, i
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def seat_number(buf: np.ndarray, pos: int, end: int) -> tuple[int, int]:
+    """``1``..``10`` without leading zeros: (seat, position after) or (0, FAIL)."""
+    if pos >= end or not (49 <= buf[pos] <= 57):
+        return 0, FAIL
+    if buf[pos] == 49 and pos + 1 < end and buf[pos + 1] == 48:
+        return 10, pos + 2
+    return buf[pos] - 48, pos + 1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def count_value(buf: np.ndarray, pos: int, end: int) -> tuple[int, int]:
+    """A positive integer ``[1-9][0-9]{0,8}``: (value, position after) or (0, FAIL)."""
+    if pos >= end or not (49 <= buf[pos] <= 57):
+        return 0, FAIL
+    value = 0
+    i = pos
+    while i < end and is_digit(buf[i]):
+        value = value * 10 + (buf[i] - 48)
+        i += 1
+    if i - pos > 9:
+        return 0, FAIL
+    return value, i
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def identifier(buf: np.ndarray, pos: int, end: int) -> int:
+    """The end of a ``[A-Za-z0-9._-]+`` run starting at ``pos`` (FAIL if empty)."""
+    i = pos
+    while i < end:
+        b = buf[i]
+        if not (48 <= b <= 57 or 65 <= b <= 90 or 97 <= b <= 122 or b == 46 or b == 95
+                or b == 45):
+            break
+        i += 1
+    return i if i > pos else FAIL
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def fnv1a64(buf: np.ndarray, start: int, end: int) -> int:
+    """FNV-1a 64 of buf[start:end] as a signed int64 (as :func:`layout.fnv1a64`)."""
+    h = np.uint64(0xCBF29CE484222325)
+    prime = np.uint64(0x100000001B3)
+    for i in range(start, end):
+        h = (h ^ np.uint64(buf[i])) * prime
+    return int(np.int64(h))
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def card_code(first: int, second: int) -> int:
+    """The card code of two bytes (0..53, as ``layout.CARD``), or FAIL."""
+    if first == 74 and second == 107:  # "Jk"
+        return 52
+    if first == 63 and second == 63:  # "??"
+        return 53
+    if 50 <= first <= 57:
+        rank = first - 50
+    elif first == 84:
+        rank = 8
+    elif first == 74:
+        rank = 9
+    elif first == 81:
+        rank = 10
+    elif first == 75:
+        rank = 11
+    elif first == 65:
+        rank = 12
+    else:
+        return FAIL
+    if second == 99:
+        return rank * 4
+    if second == 100:
+        return rank * 4 + 1
+    if second == 104:
+        return rank * 4 + 2
+    if second == 115:
+        return rank * 4 + 3
+    return FAIL
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def card_list(buf: np.ndarray, pos: int, end: int) -> tuple[int, int]:
+    """Check ``[c c ..]`` (single spaces, ``[]`` empty) at ``pos``: (count, after) or
+    (0, FAIL). Card ``k`` is then buf[pos + 1 + 3k : pos + 3 + 3k]."""
+    if pos >= end or buf[pos] != 91:  # "["
+        return 0, FAIL
+    i = pos + 1
+    if i < end and buf[i] == 93:  # "]"
+        return 0, i + 1
+    count = 0
+    while True:
+        if i + 2 >= end or card_code(buf[i], buf[i + 1]) < 0:
+            return 0, FAIL
+        count += 1
+        i += 2
+        if buf[i] == 93:
+            return count, i + 1
+        if buf[i] != _SPACE:
+            return 0, FAIL
+        i += 1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def reading_category(buf: np.ndarray, start: int, end: int) -> int:
+    """The level of the category a READING names (``reading_category``), or READING_UNKNOWN."""
+    stop = start
+    while stop < end and buf[stop] != 44:  # ","
+        stop += 1
+    # Printable ASCII lines hold no white space but the space, so strip() is this.
+    while start < stop and buf[start] == _SPACE:
+        start += 1
+    while stop > start and buf[stop - 1] == _SPACE:
+        stop -= 1
+    for level in range(CATEGORY_BOUNDS.shape[0] - 1):
+        lo = CATEGORY_BOUNDS[level]
+        size = CATEGORY_BOUNDS[level + 1] - lo
+        if size != stop - start:
+            continue
+        same = True
+        for i in range(size):
+            b = buf[start + i]
+            if 65 <= b <= 90:
+                b += 32
+            if b != CATEGORY_BYTES[lo + i]:
+                same = False
+                break
+        if same:
+            return level
+    return READING_UNKNOWN
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _digits(buf: np.ndarray, pos: int, size: int) -> int:
+    value = 0
+    for i in range(pos, pos + size):
+        if not is_digit(buf[i]):
+            return FAIL
+        value = value * 10 + (buf[i] - 48)
+    return value
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    y = year - 1 if month <= 2 else year
+    era = y // 400
+    yoe = y - era * 400
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def time_micros(buf: np.ndarray, pos: int, end: int) -> tuple[int, bool]:
+    """``YYYY-MM-DDTHH:MM:SS`` + ``Z``/``±HH:MM`` filling the line: (UTC micros, ok)."""
+    size = end - pos
+    if size != 20 and size != 25:
+        return 0, False
+    if (buf[pos + 4] != 45 or buf[pos + 7] != 45 or buf[pos + 10] != 84
+            or buf[pos + 13] != 58 or buf[pos + 16] != 58):
+        return 0, False
+    year = _digits(buf, pos, 4)
+    month = _digits(buf, pos + 5, 2)
+    day = _digits(buf, pos + 8, 2)
+    hour = _digits(buf, pos + 11, 2)
+    minute = _digits(buf, pos + 14, 2)
+    second = _digits(buf, pos + 17, 2)
+    if min(year, month, day, hour, minute, second) < 0:
+        return 0, False
+    if year < 1000 or not 1 <= month <= 12 or hour > 23 or minute > 59 or second > 59:
+        return 0, False
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    month_days = 29 if month == 2 and leap else (
+        28 if month == 2 else (30 if month == 4 or month == 6 or month == 9 or month == 11 else 31))
+    if not 1 <= day <= month_days:
+        return 0, False
+    offset = 0
+    if size == 20:
+        if buf[pos + 19] != 90:  # "Z"
+            return 0, False
+    else:
+        sign = buf[pos + 19]
+        off_hour = _digits(buf, pos + 20, 2)
+        off_minute = _digits(buf, pos + 23, 2)
+        if (sign != 43 and sign != 45) or buf[pos + 22] != 58:
+            return 0, False
+        if off_hour < 0 or off_minute < 0 or off_hour > 23 or off_minute > 59:
+            return 0, False
+        offset = (off_hour * 3600 + off_minute * 60) * (1 if sign == 43 else -1)
+    seconds = (_days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60
+               + second - offset)
+    return seconds * 1_000_000, True

@@ -1,0 +1,194 @@
+"""Check one work unit in a worker: scan, certify, and audit only what is not certified.
+
+The worker scans the unit's bytes into arrays, runs the hand certifiers, and sends
+every hand they do not certify through the reference reader and engine. It pairs
+the unit's own deals by table and time for the J certifier, and runs the
+reference J rules on the pairs it cannot certify. It returns small per-deal
+arrays (table, time, where the hand is) so the main process can pair deals across
+units, and results only for hands with something to report.
+"""
+
+from __future__ import annotations
+
+import gzip
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from audit.engine import AuditResult, audit_hand, audit_sequences
+from audit.fast.certify_betting import certify_betting
+from audit.fast.certify_cards import certify_cards
+from audit.fast.certify_sequence import certify_sequence, pair_deals
+from audit.fast.layout import (
+    H_BYTE_END,
+    H_BYTE_START,
+    H_FIRST_LINE,
+    H_HAND_HASH,
+    H_STATUS,
+    H_TABLE_HASH,
+    H_TIME,
+    HandArrays,
+    IntArray,
+    fnv1a64,
+    profile_knobs,
+    time_micros,
+)
+from audit.fast.scan import ScanResult, scan
+from audit.fast.units import Unit
+from audit.profiles import Profile
+from audit.registry import hand_rules, sequence_rules
+from audit.replay import Replay
+from ingest.chunks import Chunk
+from ingest.reader import QuarantineItem, read_chunk
+from schemas.records import HandRecord
+
+#: H_STATUS of a row the reference reader quarantined (not a deal).
+UNREADABLE = -1
+
+
+@dataclass(slots=True)
+class UnitResult:
+    """A unit's answer. Per row (one per hand chunk, file order): ``deals`` columns
+    ``D_*``; results and J results keyed by row."""
+
+    unit: Unit
+    deals: IntArray
+    results: dict[int, AuditResult] = field(default_factory=dict)
+    #: J results of rows whose pair this unit settled (D_J_DONE), judged with D_LOCAL_PREVIOUS.
+    sequence_results: dict[int, AuditResult] = field(default_factory=dict)
+    problems: list[QuarantineItem] = field(default_factory=list)
+    #: The unit holds no hand at all (the reference reader reports the file).
+    empty: bool = False
+
+
+D_DEAL = 0  # 1: a readable hand (a deal), 0: quarantined
+D_TABLE = 1
+D_TIME = 2
+D_HAND = 3
+D_LOCAL_PREVIOUS = 4  # row of the deal before it at its table in this unit, -1: none
+D_J_DONE = 5  # 1: its J rules are settled here for D_LOCAL_PREVIOUS
+D_AMBIGUOUS = 6  # an equal time at its table in this unit: pair by hand id elsewhere
+D_FIRST_LINE = 7
+D_BYTE_START = 8  # offsets in the file
+D_BYTE_END = 9
+D_FLAGS = 10  # 1: the chunk was terminated by a blank line; 2: its last line has a line end
+D_COLUMNS = 11
+
+
+def read_unit(unit: Unit) -> bytes:
+    """The unit's bytes (decompressed for .gz)."""
+    if unit.compressed:
+        with gzip.open(unit.path, "rb") as f:
+            return f.read()
+    with open(unit.path, "rb") as f:
+        f.seek(unit.start)
+        return f.read() if unit.end < 0 else f.read(unit.end - unit.start)
+
+
+class _Unit:
+    """The state of one unit's check (records parsed on demand, by row)."""
+
+    def __init__(self, unit: Unit, data: bytes, scanned: ScanResult, profile: Profile) -> None:
+        self.unit, self.data, self.scanned, self.profile = unit, data, scanned, profile
+        self.arrays: HandArrays = scanned.arrays
+        self.records: dict[int, HandRecord] = {}
+        self.replays: dict[str, Replay] = {}
+        self.out = UnitResult(unit, np.zeros((len(self.arrays), D_COLUMNS), dtype=np.int64))
+
+    def chunk(self, row: int) -> Chunk:
+        h = self.arrays.hands[row]
+        start, end = int(h[H_BYTE_START]), int(h[H_BYTE_END])
+        # The reference's end_offset is not needed by its reader; data and flags are.
+        return Chunk(self.data[start:end], int(h[H_FIRST_LINE]), self.unit.start + start,
+                     self.unit.start + end, bool(self.scanned.terminated[row]),
+                     bool(self.scanned.newline[row]))
+
+    def read(self, row: int) -> HandRecord | None:
+        """The reference reader's record of ``row`` (None: quarantined, reported once)."""
+        if row in self.records:
+            return self.records[row]
+        got = read_chunk(self.unit.path, self.chunk(row))
+        if isinstance(got, QuarantineItem):
+            self.out.problems.append(got)
+            self.arrays.hands[row, H_STATUS] = UNREADABLE
+            return None
+        self.records[row] = got.record
+        return got.record
+
+
+def check_unit(unit: Unit, profile: Profile) -> UnitResult:
+    """Scan, certify and (where needed) audit the hands of ``unit``."""
+    data = read_unit(unit)
+    # The reference chunker skips a BOM only at the very start of a file.
+    scanned = scan(np.frombuffer(data, dtype=np.uint8), unit.first_line,
+                   skip_bom=unit.start == 0)
+    state = _Unit(unit, data, scanned, profile)
+    if not len(state.arrays):
+        state.out.empty = True
+        return state.out
+    _audit_hands(state)
+    _audit_sequences(state)
+    return state.out
+
+
+def _audit_hands(state: _Unit) -> None:
+    a, profile = state.arrays, state.profile
+    knobs, progression = profile_knobs(profile)
+    certified = (certify_betting(a.hands, a.seats, a.events, a.cards, knobs)
+                 & certify_cards(a.hands, a.seats, a.events, a.cards, knobs, progression))
+    rules = hand_rules(profile)
+    hands, deals = a.hands, state.out.deals
+    for row in np.flatnonzero(certified == 0).tolist():
+        record = state.read(row)
+        if record is None:
+            continue
+        result = audit_hand(record, profile, rules, state.replays)
+        if result.findings or result.unverifiable or result.errors:
+            state.out.results[row] = result
+        # A row the scanner could not read gets its pairing facts from the record.
+        hands[row, H_TABLE_HASH] = fnv1a64(record.table_id.encode())
+        hands[row, H_TIME] = time_micros(record)
+        hands[row, H_HAND_HASH] = fnv1a64(record.hand_id.encode())
+    deals[:, D_DEAL] = hands[:, H_STATUS] != UNREADABLE
+    deals[:, D_TABLE] = hands[:, H_TABLE_HASH]
+    deals[:, D_TIME] = hands[:, H_TIME]
+    deals[:, D_HAND] = hands[:, H_HAND_HASH]
+    deals[:, D_FIRST_LINE] = hands[:, H_FIRST_LINE]
+    deals[:, D_BYTE_START] = hands[:, H_BYTE_START] + state.unit.start
+    deals[:, D_BYTE_END] = hands[:, H_BYTE_END] + state.unit.start
+    deals[:, D_FLAGS] = state.scanned.terminated + 2 * state.scanned.newline
+
+
+def _audit_sequences(state: _Unit) -> None:
+    a, profile, deals = state.arrays, state.profile, state.out.deals
+    rows = np.flatnonzero(deals[:, D_DEAL])
+    deals[:, D_LOCAL_PREVIOUS] = -1
+    if not sequence_rules(profile) or not len(rows):
+        deals[:, D_J_DONE] = 1
+        return
+    order, previous, ambiguous = pair_deals(a.hands[rows])
+    order, previous = rows[order], np.where(previous >= 0, rows[np.maximum(previous, 0)], -1)
+    deals[order, D_AMBIGUOUS] = ambiguous
+    deals[order, D_LOCAL_PREVIOUS] = previous
+    knobs, progression = profile_knobs(profile)
+    certified = certify_sequence(a.hands, a.seats, a.events, a.cards, knobs, progression,
+                                 order, previous)
+    deals[order, D_J_DONE] = certified
+    for k in np.flatnonzero(certified == 0).tolist():
+        row, before = int(order[k]), int(previous[k])
+        if deals[row, D_AMBIGUOUS] or (before >= 0 and deals[before, D_AMBIGUOUS]):
+            continue  # the main process pairs equal times by hand id
+        _reference_pair(state, before, row)
+        deals[row, D_J_DONE] = 1
+
+
+def _reference_pair(state: _Unit, before: int, row: int) -> None:
+    """The reference J rules on (deal ``before``, deal ``row``); kept for ``row`` only."""
+    current = state.read(row)
+    previous = state.read(before) if before >= 0 else None
+    if current is None:
+        return
+    pair = [current] if previous is None else [previous, current]
+    for extra in audit_sequences(pair, state.profile, replays=state.replays):
+        if extra.hand_id == current.hand_id:
+            state.out.sequence_results[row] = extra

@@ -1,0 +1,318 @@
+"""The compiled scanner against the reference chunker, reader and ``from_records``.
+
+The safety rule under test: a chunk the scanner reads (status 0) is one the
+reference reader reads, and ``from_records`` of that record gives exactly the
+scanner's rows. Chunk boundaries must be exactly ``iter_chunks``'s, read or not.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from audit.fast.layout import (
+    E_CARDS_COUNT,
+    E_CARDS_START,
+    E_DRAWN_COUNT,
+    E_DRAWN_START,
+    H_BYTE_END,
+    H_BYTE_START,
+    H_EVENT_COUNT,
+    H_EVENT_START,
+    H_SEAT_COUNT,
+    H_SEAT_START,
+    H_STATUS,
+    HandArrays,
+    fnv1a64,
+    from_records,
+)
+from audit.fast.scan import ScanResult, scan
+from audit.fast.scan_tokens import fnv1a64 as compiled_fnv1a64
+from ingest.chunks import Chunk, iter_chunks
+from ingest.reader import HandReader, ParsedHand, RawHand, parse_raw
+from tests.audit.fast.corpus import corpus
+
+ROOT = Path(__file__).resolve().parents[3]
+FIXTURES = sorted((ROOT / "tests" / "audit" / "fixtures").glob("*.log"))
+SPEC = Path("/work/shared/spec/hand-log-format.md")
+PROFILES = ("robert", "house23", "foster", "laws")
+_READER = HandReader("<scan-test>")
+
+
+def _scan(data: bytes) -> tuple[np.ndarray, ScanResult]:
+    buf = np.frombuffer(data, dtype=np.uint8)
+    return buf, scan(buf)
+
+
+def _chunks(data: bytes) -> list[Chunk]:
+    buf, result = _scan(data)
+    return [result.chunk(buf, i) for i in range(len(result))]
+
+
+def _reference(chunk: Chunk) -> ParsedHand | None:
+    raw = _READER._raw_hand(chunk)
+    if not isinstance(raw, RawHand):
+        return None
+    got = parse_raw(raw)
+    return got if isinstance(got, ParsedHand) else None
+
+
+def _hand_rows(arrays: HandArrays, h: int) -> HandArrays:
+    """Hand ``h``'s rows alone, offsets rebased as ``from_records`` of one record gives."""
+    row = arrays.hands[h].copy()
+    s0, sn = row[H_SEAT_START], row[H_SEAT_COUNT]
+    e0, en = row[H_EVENT_START], row[H_EVENT_COUNT]
+    events = arrays.events[e0:e0 + en].copy()
+    c0 = int(events[0, E_CARDS_START]) if en else 0
+    c1 = (int(events[-1, E_DRAWN_START] + max(events[-1, E_DRAWN_COUNT], 0)) if en else 0)
+    events[:, E_CARDS_START] -= c0
+    events[:, E_DRAWN_START] -= c0
+    row[H_SEAT_START] = row[H_EVENT_START] = 0
+    row[H_STATUS] = 0
+    row[H_BYTE_START] = row[H_BYTE_END] = -1
+    return HandArrays(row[None, :], arrays.seats[s0:s0 + sn].copy(), events,
+                      arrays.cards[c0:c1].copy())
+
+
+def _assert_same(mine: HandArrays, ref: HandArrays, where: str) -> None:
+    assert mine.hands.tolist() == ref.hands.tolist(), where
+    assert mine.seats.tolist() == ref.seats.tolist(), where
+    assert mine.events.tolist() == ref.events.tolist(), where
+    assert mine.cards.tolist() == ref.cards.tolist(), where
+    counts = ref.events[:, E_CARDS_COUNT].clip(0) + ref.events[:, E_DRAWN_COUNT].clip(0)
+    assert int(counts.sum()) == len(ref.cards), where
+
+
+def check_buffer(data: bytes) -> tuple[int, int]:
+    """Assert the safety rule on every chunk of ``data``: (chunks read, reference-readable)."""
+    buf, result = _scan(data)
+    chunks = [result.chunk(buf, i) for i in range(len(result))]
+    assert chunks == list(iter_chunks(io.BytesIO(data)))
+    read = readable = 0
+    for h, chunk in enumerate(chunks):
+        parsed = _reference(chunk)
+        readable += parsed is not None
+        if result.arrays.hands[h, H_STATUS] != 0:
+            assert result.arrays.hands[h, H_EVENT_COUNT] == 0
+            assert result.arrays.hands[h, H_SEAT_COUNT] == 0
+            continue
+        read += 1
+        where = chunk.data.decode("utf-8", "replace")
+        assert parsed is not None, f"read by the scanner, not by the reference:\n{where}"
+        _assert_same(_hand_rows(result.arrays, h), from_records([parsed.record]), where)
+    return read, readable
+
+
+# ---- chunking -------------------------------------------------------------------------
+_LINES = [b"", b" ", b"\t", b" \t\x0b\x0c", b"\r", b" \r", b"#", b"# note", b"  # c", b"\t#x",
+          b"Hand: a", b"Seat 1: folds", b"x", b"x ", b" x", b"\x1c", b"\xc3\xa9", b"*** RESULT ***",
+          b"\r\r", b"a\rb", b"#\r"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    lines=st.lists(st.tuples(st.sampled_from(_LINES), st.sampled_from([b"\n", b"\r\n"])),
+                   max_size=25),
+    bom=st.booleans(),
+    cut=st.booleans(),
+    start_line=st.integers(1, 50),
+)
+def test_chunks_equal_iter_chunks(lines: list[tuple[bytes, bytes]], bom: bool, cut: bool,
+                                  start_line: int) -> None:
+    data = (b"\xef\xbb\xbf" if bom else b"") + b"".join(a + b for a, b in lines)
+    if cut and data.endswith(b"\n"):
+        data = data[:-1]
+    buf = np.frombuffer(data, dtype=np.uint8)
+    result = scan(buf, start_line)
+    got = [result.chunk(buf, i) for i in range(len(result))]
+    assert got == list(iter_chunks(io.BytesIO(data), start_line=start_line))
+
+
+def test_chunks_of_generated_logs_with_crlf_bom_and_comments() -> None:
+    for path in corpus("robert", hands=300, seed=5).files[:2]:
+        text = path.read_bytes().replace(b"\r\n", b"\n")
+        variants = [text, text.replace(b"\n", b"\r\n"), b"\xef\xbb\xbf" + text,
+                    text.replace(b"\n\n", b"\n# between\n  \t\n\n#x\n"),
+                    text.replace(b"\n*** DEAL", b"\n# inside\n*** DEAL").rstrip(b"\n")]
+        for data in variants:
+            assert _chunks(data) == list(iter_chunks(io.BytesIO(data)))
+
+
+# ---- tokens -----------------------------------------------------------------------------
+def test_fnv1a64_matches_layout() -> None:
+    for text in (b"", b"T07", b"BCY-T07-000123", bytes(range(32, 127))):
+        buf = np.frombuffer(text, dtype=np.uint8)
+        assert compiled_fnv1a64(buf, 0, len(text)) == fnv1a64(text)
+
+
+# ---- hands ------------------------------------------------------------------------------
+def _spec_example() -> bytes:
+    text = SPEC.read_text()
+    block = text.split("## Example: a complete hand", 1)[1].split("```", 2)[1]
+    return block.strip("\n").encode()
+
+
+def test_spec_example_is_read() -> None:
+    data = _spec_example()
+    read, readable = check_buffer(data)
+    assert (read, readable) == (1, 1)
+
+
+def test_fixtures_follow_the_safety_rule() -> None:
+    total_read = total_readable = 0
+    for path in FIXTURES:
+        read, readable = check_buffer(path.read_bytes())
+        total_read += read
+        total_readable += readable
+    assert total_read > 0.5 * total_readable
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_generated_corpora_follow_the_safety_rule(profile: str) -> None:
+    room = corpus(profile, hands=1200, seed=11, violations=0.05, unrecorded=0.05, broken=0.01)
+    read = readable = 0
+    for path in room.files:
+        r, ok = check_buffer(path.read_bytes())
+        read += r
+        readable += ok
+    share = read / readable
+    print(f"{profile}: scanner read {read}/{readable} reference-readable chunks = {share:.1%}")
+    assert share > 0.9
+
+
+# ---- mutations --------------------------------------------------------------------------
+_STRAY = ["Floor: note x", "Dealer: misdeal", "Seat 1: folds", "Seat 2: checks", "Pot: 5",
+          "Rake: 1", "Passed out: carried 3", "Hand: X-1", "Jackpot: 2", "Seat 9: P-9 (10)",
+          "*** DRAW ***", "*** RESULT ***", "# comment", "", "  ", "Seat 3: calls 5 and is all-in",
+          "Seat 1: collects 5 from side pot 1", "Openers: KK", "Carried: 0", "Joker: yes",
+          "Room: X", "Seat 4: withdraws 5", "Dealer: burns", "Seat 2: mucks",
+          "Seat 1: shows [Ah Ad Ac Kh Kd] (full house, aces)", "Seat 5: [?? ?? ?? ?? ??]"]
+_BYTES = b" \t\r\n#:0123456789.-/[]()?JkXx\xc3\xa9\x00\x7fTZ+"
+
+
+def _mutate(text: str, rng: random.Random) -> str:
+    lines = text.split("\n")
+    kind = rng.randrange(12)
+    i = rng.randrange(len(text))
+    if kind == 0:
+        return text[:i] + text[i + 1:]
+    if kind == 1:
+        return text[:i] + text[i] + text[i:]
+    if kind == 2:
+        digits = [m.start() for m in re.finditer(r"\d", text)]
+        j = rng.choice(digits)
+        return text[:j] + rng.choice("0123456789") + text[j + 1:]
+    if kind == 3:
+        spaces = [m.start() for m in re.finditer(" ", text)]
+        j = rng.choice(spaces)
+        return text[:j] + rng.choice(["  ", "\t", "", " \t"]) + text[j + 1:]
+    if kind == 4:
+        cards = [m.start() for m in re.finditer(r"[2-9TJQKA][cdhs]", text)]
+        j = rng.choice(cards)
+        new = rng.choice(["Jk", "??", "1c", "Ax", "ah", "TT", "A", "Ahh", rng.choice(
+            ["2c", "Kd", "Qs", "Th", "9c"])])
+        return text[:j] + new + text[j + 2:]
+    if kind == 5:
+        del lines[rng.randrange(len(lines))]
+    elif kind == 6:
+        lines.insert(rng.randrange(len(lines) + 1), rng.choice(_STRAY))
+    elif kind == 7:
+        j = rng.randrange(len(lines))
+        lines.insert(j, lines[j])
+    elif kind == 8:
+        j, k = rng.randrange(len(lines)), rng.randrange(len(lines))
+        lines[j], lines[k] = lines[k], lines[j]
+    elif kind == 9:
+        j = rng.randrange(len(lines))
+        lines[j] = lines[j] + rng.choice([" ", "\r", "x", ")", "]", ".5", "0", " and is all-in"])
+    elif kind == 10:
+        numbers = [m.start() for m in re.finditer(r"(?<![\d.])\d", text)]
+        j = rng.choice(numbers)
+        return text[:j] + rng.choice(["0", "00", ".", "-", "+", "1"]) + text[j:]
+    else:
+        return text[:i] + chr(rng.choice(_BYTES)) + text[i + 1:]
+    return "\n".join(lines)
+
+
+def test_mutated_hands_are_never_misread() -> None:
+    rng = random.Random(2026)
+    room = corpus("robert", hands=400, seed=3, violations=0.05, unrecorded=0.05)
+    texts = [p.read_text().replace("\r\n", "\n") for p in room.files]
+    hands = [h for t in texts for h in t.split("\n\n") if h.strip()]
+    spec = _spec_example().decode()
+    pieces: list[str] = []
+    for hand in [spec, *rng.sample(hands, min(300, len(hands)))]:
+        for _ in range(25):
+            mutated = hand
+            for _ in range(rng.choice((1, 1, 1, 2, 3))):
+                mutated = _mutate(mutated, rng)
+            pieces.append(mutated)
+    data = "\n\n".join(pieces).encode("utf-8", "surrogateescape")
+    read, readable = check_buffer(data)
+    print(f"mutations: {len(pieces)} mutated hands, {readable} reference-readable chunks, "
+          f"{read} read by the scanner")
+    assert read > 0.15 * len(pieces)  # the test must exercise acceptance, not only refusal
+
+
+# ---- edge spellings ------------------------------------------------------------------
+_EDGES = {
+    # (old, new): whether the scanner should read the variant
+    ("Time: 2026-11-28T21:04:12-08:00", "Time: 2026-11-28T21:04:12Z"): True,
+    ("Time: 2026-11-28T21:04:12-08:00", "Time: 2024-02-29T00:00:00+05:30"): True,
+    ("Time: 2026-11-28T21:04:12-08:00", "Time: 1969-12-31T23:59:59+23:59"): True,
+    ("Time: 2026-11-28T21:04:12-08:00", "Time: 2026-02-29T00:00:00Z"): False,
+    ("Time: 2026-11-28T21:04:12-08:00", "Time: 2026-11-28T21:04:12"): False,
+    ("Time: 2026-11-28T21:04:12-08:00", "Time: 2026-11-28 21:04:12-08:00"): False,
+    ("Time: 2026-11-28T21:04:12-08:00", "Time: 2026-11-28T21:04:12.5-08:00"): False,
+    ("Ante: 1", "Ante: 007"): True,
+    ("Ante: 1", "Ante: 1.5"): True,
+    ("Ante: 1", "Ante: 1.05"): True,
+    ("Ante: 1", "Ante: 9999999999999.99"): True,
+    ("Ante: 1", "Ante: 99999999999999"): False,
+    ("Ante: 1", "Ante: .5"): False,
+    ("Ante: 1", "Ante: 1."): False,
+    ("Limit: 10/20", "Limit: 10.50/21"): True,
+    ("Limit: 10/20", "Limit: 10/20/30"): False,
+    ("Button: 5", "Button: 10"): True,
+    ("Button: 5", "Button: 05"): False,
+    ("Openers: JJ", "Openers: ANY"): True,
+    ("Openers: JJ", "Jackpot: 3"): True,
+    ("Joker: yes", "Joker: no"): True,
+    ("Joker: yes", "Joker: yes\nJoker: no"): False,
+    ("Room: Bay City Card Club", "Room: a: b (c) [d] #e"): True,
+    ("Seat 3: P-30988 (96)", "Seat 10: P-30988 (96)"): True,
+    ("Seat 3: P-30988 (96)", "Seat 1: P-30988 (96)"): False,
+    ("Seat 3: P-30988 (96)", "Seat 3: P 30988 (96)"): False,
+    ("Seat 5: mucks", "Seat 5: mucks [Ac Jk 9s 5d 3c]"): True,
+    ("Seat 5: mucks", "Seat 5: mucks []"): True,
+    ("Seat 3: shows [Kd Kc Kh 7s 7h]", "Seat 3: shows [Kd Kc Kh 7s 7h] (Full House , x)"): True,
+    ("Seat 3: shows [Kd Kc Kh 7s 7h]", "Seat 3: shows [Kd Kc Kh 7s 7h] (pair) (x)"): True,
+    ("Seat 3: shows [Kd Kc Kh 7s 7h]", "Seat 3: shows [Kd Kc Kh 7s 7h] ()"): False,
+    ("Seat 3: shows [Kd Kc Kh 7s 7h]", "Seat 3: shows [?? Kc Kh 7s 7h]"): True,
+    ("Dealer: burns [2h]", "Dealer: burns"): True,
+    ("Dealer: burns [2h]", "Dealer: burns []"): True,
+    ("Seat 1: [Jh Js 4c 8d 2s]", "Seat 1: [Jh Js 4c 8d 2s Jk]"): True,
+    ("Seat 1: [Jh Js 4c 8d 2s]", "Seat 1: [Jh  Js 4c 8d 2s]"): False,
+    ("Seat 1: opens 10", "Seat 1: bets 10"): True,
+    ("*** AFTER DRAW ***", "*** AFTER  DRAW ***"): False,
+    ("Rake: 4", "Rake: 4\nPassed out: carried 0"): True,
+    ("Rake: 4", "Rake: 4\nRake: 4"): False,
+    ("Seat 3: collects 140", "Seat 3: collects 140 from side pot 1"): False,
+    ("Seat 5: calls 20", "Seat 5: calls 20 and is all-in"): False,
+}
+
+
+@pytest.mark.parametrize(("edit", "expected"), list(_EDGES.items()))
+def test_edge_spellings(edit: tuple[str, str], expected: bool) -> None:
+    old, new = edit
+    text = _spec_example().decode()
+    assert old in text
+    read, _ = check_buffer(text.replace(old, new, 1).encode())
+    assert read == int(expected)
