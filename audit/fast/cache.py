@@ -15,6 +15,8 @@ from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
 _ROOT = _HERE.parents[1]
+#: The modules of audit/fast that hold compiled code (the others are plain Python).
+COMPILED = ("layout.py", "evaluate.py", "scan*.py", "certify_*.py")
 #: Files outside audit/fast whose contents end up inside the compiled code.
 DEPENDENCIES = ("audit/evaluator.py", "audit/openers_test.py", "schemas/records.py",
                 "audit/profiles.py", "audit/rules/p404_hand_misread.py")
@@ -24,7 +26,8 @@ _STAMP = "numba-sources.sha256"
 def fingerprint() -> str:
     """A hash of the fast path's sources and what they inline."""
     digest = hashlib.sha256()
-    for path in sorted(_HERE.glob("*.py")) + [_ROOT / d for d in DEPENDENCIES]:
+    for path in sorted(p for pattern in COMPILED for p in _HERE.glob(pattern)) + [
+            _ROOT / d for d in DEPENDENCIES]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes() if path.exists() else b"")
     return digest.hexdigest()

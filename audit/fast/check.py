@@ -13,6 +13,7 @@ through the reference path (:func:`audit.batch.reference_check_paths`).
 from __future__ import annotations
 
 import gzip
+import multiprocessing
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -36,6 +37,7 @@ from audit.fast.worker import (
     D_TIME,
     UnitResult,
     check_unit,
+    warm_up,
 )
 from audit.profiles import Profile
 from audit.registry import sequence_rules
@@ -46,12 +48,25 @@ from schemas.records import HandRecord
 Key = tuple[int, int]  # (file number, first line): a hand's place in the input
 
 
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """A pool whose workers start with the compiled code already loaded.
+
+    Loading the compiled certifiers costs each new interpreter about a second; forked
+    workers inherit them from this process instead (no thread has started here, so
+    forking is safe). Elsewhere the platform's default start method is used.
+    """
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return ProcessPoolExecutor(max_workers=workers)
+    warm_up()
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+
+
 def _map(units: Sequence[Unit], profile: Profile, workers: int) -> Iterator[UnitResult]:
     if workers <= 1 or len(units) <= 1:
         with no_cyclic_gc():
             yield from (check_unit(u, profile) for u in units)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with _pool(workers) as pool:
         yield from pool.map(check_unit, units, [profile] * len(units), chunksize=1)
 
 
@@ -118,55 +133,57 @@ class _Files:
 def _pair_across_units(files: list[str], parts: list[UnitResult], profile: Profile,
                        by_key: dict[Key, AuditResult]) -> None:
     """Keep each worker's J outcome where its pairing is the global one; redo the rest."""
-    where = [(u, row) for u, part in enumerate(parts) if not part.empty
-             for row in np.flatnonzero(part.deals[:, D_DEAL]).tolist()]
-    if not where:
+    live = [(u, part) for u, part in enumerate(parts) if not part.empty]
+    if not live:
         return
-    deals = np.stack([parts[u].deals[row] for u, row in where])
-    order = np.lexsort((np.arange(len(where)), deals[:, D_TIME], deals[:, D_TABLE]))
+    deals = np.concatenate([part.deals for _, part in live])
+    unit = np.concatenate([np.full(len(part.deals), u) for u, part in live])
+    row = np.concatenate([np.arange(len(part.deals)) for _, part in live])
+    keep = deals[:, D_DEAL] == 1
+    deals, unit, row = deals[keep], unit[keep], row[keep]
+    if not len(deals):
+        return
+    order = np.lexsort((np.arange(len(deals)), deals[:, D_TIME], deals[:, D_TABLE]))
     table, time = deals[order, D_TABLE], deals[order, D_TIME]
     same_table = np.concatenate(([False], table[1:] == table[:-1]))
     tie = same_table & np.concatenate(([False], time[1:] == time[:-1]))
+    before = np.full(len(deals), -1)
+    before[order[1:]] = np.where(same_table[1:], order[:-1], -1)
     # Equal times, or a hand id given twice: paired as the reference pairs them.
     _, first = np.unique(deals[:, [D_TABLE, D_HAND]], axis=0, return_index=True)
     repeated = np.ones(len(deals), dtype=bool)
     repeated[first] = False
-    tied_tables = set(table[tie].tolist()) | set(
-        deals[(deals[:, D_AMBIGUOUS] == 1) | repeated, D_TABLE].tolist())
-    reread = _Files(files)
-    redo: list[tuple[int, int]] = []  # (global index, previous global index or -1)
-    for k, g in enumerate(order.tolist()):
-        if int(table[k]) in tied_tables:
-            continue
-        before = int(order[k - 1]) if same_table[k] else -1
-        u, row = where[g]
-        local = int(parts[u].deals[row, D_LOCAL_PREVIOUS])
-        agrees = (local == -1 and before == -1) or (
-            before >= 0 and where[before][0] == u and where[before][1] == local)
-        if agrees and parts[u].deals[row, D_J_DONE]:
-            extra = parts[u].sequence_results.get(row)
-            if extra is not None:
-                _add(by_key, (parts[u].unit.file, int(deals[g, D_FIRST_LINE])), extra)
-        else:
-            redo.append((g, before))
-
-    def record(g: int) -> HandRecord | None:
-        u, _ = where[g]
-        return reread.record(parts[u].unit.file, deals[g])
+    tied_tables = np.unique(np.concatenate((
+        table[tie], deals[(deals[:, D_AMBIGUOUS] == 1) | repeated, D_TABLE])))
+    tied = np.isin(deals[:, D_TABLE], tied_tables)
+    local = deals[:, D_LOCAL_PREVIOUS]
+    safe = np.maximum(before, 0)
+    agrees = np.where(before < 0, local == -1,
+                      (unit[safe] == unit) & (row[safe] == local))
+    settled = agrees & (deals[:, D_J_DONE] == 1) & ~tied
 
     def key(g: int) -> Key:
-        return (parts[where[g][0]].unit.file, int(deals[g, D_FIRST_LINE]))
+        return (parts[int(unit[g])].unit.file, int(deals[g, D_FIRST_LINE]))
 
-    for g, before in redo:
+    for g in np.flatnonzero(settled).tolist():
+        extra = parts[int(unit[g])].sequence_results.get(int(row[g]))
+        if extra is not None:
+            _add(by_key, key(g), extra)
+    reread = _Files(files)
+
+    def record(g: int) -> HandRecord | None:
+        return reread.record(parts[int(unit[g])].unit.file, deals[g])
+
+    for g in np.flatnonzero(~settled & ~tied).tolist():
         current = record(g)
-        previous = record(before) if before >= 0 else None
+        previous = record(int(before[g])) if before[g] >= 0 else None
         if current is None:
             continue
         pair = [current] if previous is None else [previous, current]
         for extra in audit_sequences(pair, profile):
             if extra.hand_id == current.hand_id:
                 _add(by_key, key(g), extra)
-    _redo_tied_tables(tied_tables, table, order, record, key, profile, by_key)
+    _redo_tied_tables(set(tied_tables.tolist()), table, order, record, key, profile, by_key)
 
 
 def _redo_tied_tables(tied: set[int], table: np.ndarray, order: np.ndarray,

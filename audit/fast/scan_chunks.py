@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from audit.fast.layout import IntArray
+from audit.fast.scan_tokens import kernel
 
 # Columns of the chunk table ``split_chunks`` returns.
 C_START = 0  # Chunk.start_offset
@@ -27,13 +28,13 @@ _NL = 10
 _CR = 13
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def _is_strip_space(byte: int) -> bool:
     # bytes.strip() white space: space, \t, \n, \v, \f, \r
     return byte == 32 or 9 <= byte <= 13
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def _skippable(buf: np.ndarray, start: int, end: int) -> bool:
     """Whether the line buf[start:end] is blank or a comment (``_is_skippable``)."""
     for i in range(start, end):
@@ -88,7 +89,7 @@ def _trim(buf: np.ndarray, start: int, end: int, first_line: int, terminated: in
     return out
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def _next_separator(buf: np.ndarray, i: int) -> tuple[int, int, int, int]:
     """The first separator at or after ``i``: (its first newline, its end, newlines
     before it, blank lines in it); (n, n, newlines, 0) when there is none."""

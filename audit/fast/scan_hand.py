@@ -11,7 +11,6 @@ is always safe, reading differently from the reference never is.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from audit.fast.layout import (
     ACTOR_DEALER,
@@ -55,7 +54,6 @@ from audit.fast.layout import (
     S_SEAT,
     S_STACK,
     SEC_RESULT,
-    V_BURNS,
 )
 from audit.fast.scan_header import (
     KEY_ANTE,
@@ -85,10 +83,11 @@ from audit.fast.scan_tokens import (
     ST_RESULT,
     ST_SECTION,
     card_code,
+    kernel,
 )
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def scan_hand(buf: np.ndarray, start: int, end: int, first_line: int, hand: np.ndarray,
               seats: np.ndarray, n_seats: int, events: np.ndarray, n_events: int,
               cards: np.ndarray, n_cards: int, seat_stack: np.ndarray,
@@ -125,7 +124,7 @@ def scan_hand(buf: np.ndarray, start: int, end: int, first_line: int, hand: np.n
     return status, n_seats, n_events, n_cards
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def _scan_lines(buf: np.ndarray, start: int, end: int, first_line: int, hand: np.ndarray,
                 events: np.ndarray, n_events: int, cards: np.ndarray, n_cards: int,
                 seat_stack: np.ndarray, seat_hash: np.ndarray) -> tuple[int, int, int, int]:
@@ -201,9 +200,8 @@ def _scan_lines(buf: np.ndarray, start: int, end: int, first_line: int, hand: np
                 buf, ls, le)
             actor = ACTOR_SEAT
         elif first == 68:  # D
-            read, at, count = dealer_line(buf, ls, le)
-            verb = V_BURNS if read else -1
-            seat, value, to_value, drawn_at, drawn, reading = 0, -1, -1, 0, -1, READING_NONE
+            verb, seat, value, at, count = dealer_line(buf, ls, le)
+            to_value, drawn_at, drawn, reading = -1, 0, -1, READING_NONE
             actor = ACTOR_DEALER
         else:
             return ST_LINE, 0, 0, 0
@@ -236,7 +234,7 @@ def _scan_lines(buf: np.ndarray, start: int, end: int, first_line: int, hand: np
     return ST_READ, seat_mask, n_events, n_cards
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def _key_column(key: int) -> int:
     """The hand column of a single-value header key."""
     if key == KEY_HAND:

@@ -9,7 +9,6 @@ so the reference reader decides. The values go back to the caller, which writes 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from audit.fast.layout import GAME_DRAW_HIGH, GAME_JACKS_OR_BETTER, OPENERS_ANY
 from audit.fast.scan_tokens import (
@@ -21,6 +20,7 @@ from audit.fast.scan_tokens import (
     count_value,
     fnv1a64,
     identifier,
+    kernel,
     seat_number,
     starts,
     time_micros,
@@ -58,18 +58,18 @@ _YES = _text(b"yes")
 _NO = _text(b"no")
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def _exactly(buf: np.ndarray, pos: int, end: int, text: np.ndarray) -> bool:
     return end - pos == text.shape[0] and starts(buf, pos, end, text)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def _amount_to_end(buf: np.ndarray, pos: int, end: int) -> int:
     value, after = amount(buf, pos, end)
     return value if after == end else FAIL
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def _openers(buf: np.ndarray, pos: int, end: int) -> int:
     """``JJ``/``QQ``/``KK``/``AA`` as the pair rank (9..12), ``ANY``, or FAIL."""
     if end - pos == 3 and buf[pos] == 65 and buf[pos + 1] == 78 and buf[pos + 2] == 89:
@@ -88,7 +88,7 @@ def _openers(buf: np.ndarray, pos: int, end: int) -> int:
     return FAIL
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def _key(buf: np.ndarray, ls: int, le: int) -> tuple[int, int]:
     """The key bit of a ``Key: value`` line and where its value starts, (0, FAIL) if none."""
     first = buf[ls]
@@ -123,7 +123,7 @@ def _key(buf: np.ndarray, ls: int, le: int) -> tuple[int, int]:
     return 0, FAIL
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def _seat_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, int]:
     """``Seat N: PLAYER (STACK)`` with an id-like player: (status, KEY_SEAT, seat, stack,
     player hash)."""
@@ -141,7 +141,7 @@ def _seat_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, i
     return ST_READ, KEY_SEAT, seat, stack, fnv1a64(buf, player, player_end)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def header_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, int]:
     """Read one header line: (status, key bit, value, second value, third value).
 

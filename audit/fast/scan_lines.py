@@ -10,7 +10,6 @@ lines of :mod:`ingest.parser`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from audit.fast.layout import (
     H_CARRIED_OUT,
@@ -18,6 +17,7 @@ from audit.fast.layout import (
     H_RAKE,
     V_ANTES,
     V_BETS,
+    V_BURNS,
     V_CALLS,
     V_CHECKS,
     V_COLLECTS,
@@ -30,16 +30,25 @@ from audit.fast.layout import (
     V_SHOWS,
     V_SHOWS_OPENERS,
     V_STANDS_PAT,
+    V,
 )
 from audit.fast.scan_tokens import (
     READING_NONE,
     amount,
     card_list,
+    kernel,
     reading_category,
     seat_number,
     starts,
 )
-from schemas.records import SECTION_ORDER
+from schemas.records import SECTION_ORDER, Verb
+
+V_DRAWS_FIFTH = V[Verb.DRAWS_FIFTH]
+V_SPLITS_OPENERS = V[Verb.SPLITS_OPENERS]
+V_EXPOSES = V[Verb.EXPOSES]
+V_DEALS = V[Verb.DEALS]
+V_RETURNS = V[Verb.RETURNS]
+V_MISDEAL = V[Verb.MISDEAL]
 
 
 def _text(value: bytes) -> np.ndarray:
@@ -50,7 +59,15 @@ _SECTION_TEXT = [f"*** {s.value} ***".encode() for s in SECTION_ORDER]
 SECTION_BYTES = _text(b"".join(_SECTION_TEXT))
 SECTION_BOUNDS = np.cumsum([0, *(len(t) for t in _SECTION_TEXT)]).astype(np.int64)
 _SEAT_PREFIX = _text(b"Seat ")
-_DEALER_BURNS = _text(b"Dealer: burns")
+_DEALER = _text(b"Dealer: ")
+_BURNS = _text(b"burns")
+_MISDEAL = _text(b"misdeal")
+_EXPOSES = _text(b"exposes ")
+_DEALS = _text(b"deals ")
+_RETURNS = _text(b"returns ")
+_TO_SEAT = _text(b" to Seat ")
+_DRAWS_FIFTH = _text(b"draws fifth ")
+_SPLITS_OPENERS = _text(b"splits openers")
 _POT = _text(b"Pot: ")
 _RAKE = _text(b"Rake: ")
 _PASSED_OUT = _text(b"Passed out: carried ")
@@ -71,24 +88,25 @@ _DRAWS = _text(b" draws ")
 _MUCKS = _text(b"mucks")
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def line_end(buf: np.ndarray, pos: int, end: int) -> tuple[int, int]:
     """(the line's newline or ``end``, the end of its text before any CR), or (-1, -1)
     when the line holds a byte outside printable ASCII (a lone CR included)."""
     i = pos
     while i < end:
         byte = buf[i]
+        if 32 <= byte <= 126:
+            i += 1
+            continue
         if byte == 10:
             return i, i
-        if byte < 32 or byte > 126:
-            if byte == 13 and i + 1 < end and buf[i + 1] == 10:
-                return i + 1, i
-            return -1, -1
-        i += 1
+        if byte == 13 and i + 1 < end and buf[i + 1] == 10:
+            return i + 1, i
+        return -1, -1
     return end, end
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def section_line(buf: np.ndarray, ls: int, le: int) -> int:
     """The position of the ``*** NAME ***`` line buf[ls:le] in SECTION_ORDER, or -1."""
     for position in range(SECTION_BOUNDS.shape[0] - 1):
@@ -106,7 +124,7 @@ def section_line(buf: np.ndarray, ls: int, le: int) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def player_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, int, int, int,
                                                           int, int]:
     """A ``Seat N: ...`` line: (verb, seat, amount, to amount, first card list at, its
@@ -165,6 +183,8 @@ def player_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, 
     elif first == 115:  # s
         if le - r == 10 and starts(buf, r, le, _STANDS_PAT):
             verb, after = V_STANDS_PAT, le
+        elif le - r == 14 and starts(buf, r, le, _SPLITS_OPENERS):
+            verb, after = V_SPLITS_OPENERS, le
         elif starts(buf, r, le, _SHOWS_OPENERS):
             verb = V_SHOWS_OPENERS
             at = r + 14
@@ -182,7 +202,11 @@ def player_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, 
                 else:
                     after = -1
     elif first == 100:  # d
-        if starts(buf, r, le, _DISCARDS):
+        if starts(buf, r, le, _DRAWS_FIFTH):
+            verb = V_DRAWS_FIFTH
+            at = r + 12
+            count, after = card_list(buf, at, le)
+        elif starts(buf, r, le, _DISCARDS):
             verb = V_DISCARDS
             at = r + 9
             count, mid = card_list(buf, at, le)
@@ -201,21 +225,50 @@ def player_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, 
     return verb, seat, value, to_value, at, count, drawn_at, drawn, reading
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def dealer_line(buf: np.ndarray, ls: int, le: int) -> tuple[bool, int, int]:
-    """``Dealer: burns [c]`` / ``Dealer: burns``: (read, card list at, count or -1)."""
-    if not starts(buf, ls, le, _DEALER_BURNS):
-        return False, 0, 0
-    pos = ls + 13
-    if pos == le:
-        return True, 0, -1
-    if buf[pos] != 32:
-        return False, 0, 0
-    count, after = card_list(buf, pos + 1, le)
-    return after == le, pos + 1, count
+@kernel
+def _to_seat(buf: np.ndarray, pos: int, le: int) -> int:
+    """The N of `` to Seat N`` filling buf[pos:le], or -1."""
+    if not starts(buf, pos, le, _TO_SEAT):
+        return -1
+    seat, after = seat_number(buf, pos + 9, le)
+    return seat if after == le else -1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
+def dealer_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, int]:
+    """A ``Dealer: ...`` line (burns, misdeal, exposes/deals [..] to Seat N, returns X to
+    Seat N): (verb or -1, seat or 0, amount or -1, card list at, count or -1)."""
+    if not starts(buf, ls, le, _DEALER):
+        return -1, 0, -1, 0, -1
+    r = ls + 8
+    if starts(buf, r, le, _BURNS):
+        pos = r + 5
+        if pos == le:
+            return V_BURNS, 0, -1, 0, -1
+        if buf[pos] != 32:
+            return -1, 0, -1, 0, -1
+        count, after = card_list(buf, pos + 1, le)
+        return (V_BURNS if after == le else -1), 0, -1, pos + 1, count
+    if le - r == 7 and starts(buf, r, le, _MISDEAL):
+        return V_MISDEAL, 0, -1, 0, -1
+    verb = -1
+    at = 0
+    if starts(buf, r, le, _EXPOSES):
+        verb, at = V_EXPOSES, r + 8
+    elif starts(buf, r, le, _DEALS):
+        verb, at = V_DEALS, r + 6
+    if verb >= 0:
+        count, after = card_list(buf, at, le)
+        seat = _to_seat(buf, after, le) if after > 0 else -1
+        return (verb if seat > 0 else -1), seat, -1, at, count
+    if starts(buf, r, le, _RETURNS):
+        value, after = amount(buf, r + 8, le)
+        seat = _to_seat(buf, after, le) if after > 0 else -1
+        return (V_RETURNS if seat > 0 else -1), seat, value, 0, -1
+    return -1, 0, -1, 0, -1
+
+
+@kernel
 def result_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int]:
     """``Pot: X`` / ``Rake: X`` / ``Passed out: carried X``: (line bit, hand column,
     amount); bit 0 when the line is none of them (an action line then), amount -1 when

@@ -192,3 +192,14 @@ def _reference_pair(state: _Unit, before: int, row: int) -> None:
     for extra in audit_sequences(pair, state.profile, replays=state.replays):
         if extra.hand_id == current.hand_id:
             state.out.sequence_results[row] = extra
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) every compiled function, on an empty input."""
+    scanned = scan(np.zeros(0, dtype=np.uint8))
+    a = scanned.arrays
+    knobs, progression = profile_knobs(Profile("warm-up"))
+    certify_betting(a.hands, a.seats, a.events, a.cards, knobs)
+    certify_cards(a.hands, a.seats, a.events, a.cards, knobs, progression)
+    empty = np.zeros(0, dtype=np.int64)
+    certify_sequence(a.hands, a.seats, a.events, a.cards, knobs, progression, empty, empty)

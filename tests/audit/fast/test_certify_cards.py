@@ -8,7 +8,6 @@ has no finding, unverifiable or error with one of the certifier's codes.
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 import numpy as np
@@ -201,18 +200,3 @@ def test_tied_hands_split_with_the_odd_chip_first_left_of_the_button() -> None:
         ok, reported = near_miss(*hands, shares=shares)
         assert ok == fair
         assert bool(reported) != fair, reported
-
-
-def test_speed() -> None:
-    prof = profile("robert")
-    records = corpus("robert", 2000, 1, 0.05, 0.05).records
-    arrays = from_records(records)
-    knobs, progression = profile_knobs(prof)
-    certify_cards(arrays.hands, arrays.seats, arrays.events, arrays.cards, knobs, progression)
-    start = time.perf_counter()
-    for _ in range(20):
-        certify_cards(arrays.hands, arrays.seats, arrays.events, arrays.cards, knobs,
-                      progression)
-    rate = 20 * len(records) / (time.perf_counter() - start)
-    print(f"certify_cards: {rate:,.0f} hands/s on one core")
-    assert rate > 200_000

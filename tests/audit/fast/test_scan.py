@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import ingest.chunks as chunks_module
 from audit.fast.layout import (
     E_CARDS_COUNT,
     E_CARDS_START,
@@ -135,6 +136,18 @@ def test_chunks_equal_iter_chunks(lines: list[tuple[bytes, bytes]], bom: bool, c
     assert got == list(iter_chunks(io.BytesIO(data), start_line=start_line))
 
 
+def test_chunks_equal_iter_chunks_read_in_small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reference reads 1 MB blocks; its chunks must not depend on where blocks end."""
+    rng = random.Random(7)
+    for _ in range(300):
+        data = b"".join(rng.choice(_LINES) + rng.choice([b"\n", b"\r\n"])
+                        for _ in range(rng.randrange(30)))
+        mine = _chunks(data)
+        for size in (1, 2, 3, 5, 8):
+            monkeypatch.setattr(chunks_module, "BLOCK_SIZE", size)
+            assert mine == list(iter_chunks(io.BytesIO(data)))
+
+
 def test_chunks_of_generated_logs_with_crlf_bom_and_comments() -> None:
     for path in corpus("robert", hands=300, seed=5).files[:2]:
         text = path.read_bytes().replace(b"\r\n", b"\n")
@@ -193,7 +206,9 @@ _STRAY = ["Floor: note x", "Dealer: misdeal", "Seat 1: folds", "Seat 2: checks",
           "*** DRAW ***", "*** RESULT ***", "# comment", "", "  ", "Seat 3: calls 5 and is all-in",
           "Seat 1: collects 5 from side pot 1", "Openers: KK", "Carried: 0", "Joker: yes",
           "Room: X", "Seat 4: withdraws 5", "Dealer: burns", "Seat 2: mucks",
-          "Seat 1: shows [Ah Ad Ac Kh Kd] (full house, aces)", "Seat 5: [?? ?? ?? ?? ??]"]
+          "Seat 1: shows [Ah Ad Ac Kh Kd] (full house, aces)", "Seat 5: [?? ?? ?? ?? ??]",
+          "Dealer: exposes [4h] to Seat 1", "Dealer: returns 5 to Seat 2", "Seat 2: splits openers",
+          "Dealer: deals [Ah Kd] to Seat 3", "Seat 1: draws fifth [Ah]", "Dealer: misdeal"]
 _BYTES = b" \t\r\n#:0123456789.-/[]()?JkXx\xc3\xa9\x00\x7fTZ+"
 
 
@@ -306,6 +321,24 @@ _EDGES = {
     ("Rake: 4", "Rake: 4\nRake: 4"): False,
     ("Seat 3: collects 140", "Seat 3: collects 140 from side pot 1"): False,
     ("Seat 5: calls 20", "Seat 5: calls 20 and is all-in"): False,
+    ("Dealer: burns [2h]", "Dealer: exposes [4h] to Seat 1"): True,
+    ("Dealer: burns [2h]", "Dealer: exposes [4h] to Seat 10"): True,
+    ("Dealer: burns [2h]", "Dealer: exposes [4h] to Seat 01"): False,
+    ("Dealer: burns [2h]", "Dealer: exposes [4h] to Seat 11"): False,
+    ("Dealer: burns [2h]", "Dealer: exposes [4h]"): False,
+    ("Dealer: burns [2h]", "Dealer: exposes 4h to Seat 1"): False,
+    ("Dealer: burns [2h]", "Dealer: deals [4h Jk] to Seat 6"): True,
+    ("Dealer: burns [2h]", "Dealer: returns 5.50 to Seat 2"): True,
+    ("Dealer: burns [2h]", "Dealer: returns 5 to  Seat 2"): False,
+    ("Dealer: burns [2h]", "Dealer: returns to Seat 2"): False,
+    ("Dealer: burns [2h]", "Dealer: misdeal"): True,
+    ("Dealer: burns [2h]", "Dealer: misdeal now"): False,
+    ("Dealer: burns [2h]", "Seat 1: draws fifth [Ah]"): True,
+    ("Dealer: burns [2h]", "Seat 1: draws fifth"): False,
+    ("Dealer: burns [2h]", "Seat 1: draws fifth [Ah] and is all-in"): False,
+    ("Dealer: burns [2h]", "Seat 1: splits openers"): True,
+    ("Dealer: burns [2h]", "Seat 1: splits openers x"): False,
+    ("Dealer: burns [2h]", "Floor: pot plays"): False,
 }
 
 
