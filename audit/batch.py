@@ -216,13 +216,16 @@ def check_paths(
     """Audit every hand in ``paths`` on a process pool; results in input order.
 
     ``fast`` (the default) certifies ordinary clean hands with the compiled fast path
-    (:mod:`audit.fast`) and audits the rest with the engine; without it every hand
-    goes through the engine. Both report the same.
+    (:mod:`audit.fast`) and audits the rest with the engine; without it, or when the
+    profile runs a rule the fast path does not cover, every hand goes through the
+    engine. Both report the same.
     """
     if fast:
         from audit.fast.check import fast_check_paths
+        from audit.fast.coverage import covers
 
-        return fast_check_paths(paths, profile, workers or default_workers())
+        if covers(profile):
+            return fast_check_paths(paths, profile, workers or default_workers())
     return reference_check_paths(paths, profile, workers, batch_hands)
 
 

@@ -11,6 +11,7 @@ anything is loaded.
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
@@ -34,7 +35,12 @@ def fingerprint() -> str:
 
 
 def ensure_fresh(cache_dir: Path = _HERE / "__pycache__") -> bool:
-    """Empty the numba cache if its sources changed; True if it was emptied."""
+    """Empty the numba cache if its sources changed; True if it was emptied.
+
+    A cache moved elsewhere with ``NUMBA_CACHE_DIR`` is its owner's to manage.
+    """
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return False
     stamp = cache_dir / _STAMP
     current = fingerprint()
     try:

@@ -133,14 +133,29 @@ def test_check_reads_gzip_and_jsonl(tmp_path: Path) -> None:
 
 
 def test_a_rule_crash_on_a_clean_hand_is_not_a_pass(monkeypatch) -> None:
-    """A finding-free hand on which a rule crashed exits 2 and names the error on stderr."""
+    """A finding-free hand on which a rule crashed exits 2 and names the error on stderr.
+
+    ``--reference``: the fast path certifies this hand without running the rules.
+    """
+
+    def boom(self: object, ctx: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(RULES["O209"], "check", boom)
+    result = runner.invoke(app, ["check", str(EXAMPLE), "--workers", "1", "--reference"])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert "internal error in O209: RuntimeError: boom" in result.stderr
+    assert "(1 internal error(s))" in result.stderr
+
+
+def test_the_fast_path_certifies_the_example_without_the_rules(monkeypatch) -> None:
+    """Without ``--reference`` the clean example never reaches the rules: nothing crashes."""
 
     def boom(self: object, ctx: object) -> None:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(RULES["O209"], "check", boom)
     result = runner.invoke(app, ["check", str(EXAMPLE), "--workers", "1"])
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    assert "internal error in O209: RuntimeError: boom" in result.stderr
-    assert "(1 internal error(s))" in result.stderr
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "" and result.stderr == ""
