@@ -110,21 +110,27 @@ def _add(by_key: dict[Key, AuditResult], key: Key, extra: AuditResult) -> None:
 
 
 class _Files:
-    """Hands re-read from their files by the main process (each file read once)."""
+    """Hands re-read from their files by the main process (a .gz decompressed once)."""
 
     def __init__(self, names: list[str]) -> None:
         self.names = names
-        self.data: dict[int, bytes] = {}
+        self.unpacked: dict[int, bytes] = {}
+
+    def _bytes(self, file: int, start: int, end: int) -> bytes:
+        name = self.names[file]
+        if not name.lower().endswith(".gz"):
+            with open(name, "rb") as f:
+                f.seek(start)
+                return f.read(end - start)
+        if file not in self.unpacked:
+            with gzip.open(name, "rb") as f:
+                self.unpacked[file] = f.read()
+        return self.unpacked[file][start:end]
 
     def record(self, file: int, deal: np.ndarray) -> HandRecord | None:
-        if file not in self.data:
-            name = self.names[file]
-            opener = gzip.open if name.lower().endswith(".gz") else open
-            with opener(name, "rb") as f:
-                self.data[file] = f.read()
         start, end = int(deal[D_BYTE_START]), int(deal[D_BYTE_END])
         flags = int(deal[D_FLAGS])
-        chunk = Chunk(self.data[file][start:end], int(deal[D_FIRST_LINE]), start, end,
+        chunk = Chunk(self._bytes(file, start, end), int(deal[D_FIRST_LINE]), start, end,
                       bool(flags & 1), bool(flags & 2))
         got = read_chunk(self.names[file], chunk)
         return None if isinstance(got, QuarantineItem) else got.record
