@@ -16,9 +16,13 @@ What each code needs, as the reference judges it (``audit/rules``):
   discards 1..4 cards the seat holds and draws as many; no ``exposes``, ``deals``,
   ``draws fifth`` or misdeal.
 - D304: draw lines of seats still in the hand come clockwise from left of the button.
-- D307, D308: every dealt, drawn and burned card is distinct, no ``??``, the joker only
+- D307, D308: every known dealt, drawn and burned card is distinct, the joker only
   with ``Joker: yes``; ``shows`` / ``mucks`` cards are exactly the replayed final hand
   (so no discard comes back, and the reference's final hand is ours).
+- ``??`` (code 53) only on DEAL, draw and burn lines, and only where no rule needs the
+  card: :mod:`audit.fast.certify_cards_unknown` says where (a folded or mucked seat's
+  unrecorded cards are fine; an opener's unknown deal needs a ``shows openers``; a
+  seat with ``??`` may not show or muck cards; a contested showdown needs every hand).
 - O201, O207, O202, O210: the opener's dealt five are openers (the deal's minimum,
   ``Openers`` or the house progression); where the house sets discards aside when
   splitting, the cards it kept still hold openers; an opener that collects chips or
@@ -40,8 +44,8 @@ from audit.fast.certify_cards_helpers import (
     ST_COLLECTED,
     ST_COLLECTS,
     ST_DEALT,
-    ST_DISCARDED,
     ST_DREW,
+    ST_EXPOSED_IN_DRAW,
     ST_FIFTH_DUE,
     ST_FOLDED,
     ST_FOUR_LINE,
@@ -55,8 +59,9 @@ from audit.fast.certify_cards_helpers import (
     ST_SHOWN,
     ST_SPLIT,
     ST_STACK,
+    ST_UNKNOWN,
+    ST_UNKNOWN_DEALT,
     STATE_COLUMNS,
-    apply_draw,
     awarded_to_best,
     cards_allowed,
     deal_minimum,
@@ -66,12 +71,8 @@ from audit.fast.certify_cards_helpers import (
     place,
     seat_table,
 )
-from audit.fast.evaluate import (
-    could_have_held_openers_counted,
-    holds_openers,
-    is_openers,
-    strength5,
-)
+from audit.fast.certify_cards_unknown import apply_draw, holds_unknown, openers_certified
+from audit.fast.evaluate import holds_openers, strength5
 from audit.fast.layout import (
     ACTOR_DEALER,
     ACTOR_FLOOR,
@@ -95,7 +96,6 @@ from audit.fast.layout import (
     H_STATUS,
     K_BOBTAIL,
     K_DISCARDS_SET_ASIDE,
-    OPENERS_ANY,
     READING_NONE,
     READING_UNKNOWN,
     SEC_AFTER_DRAW,
@@ -174,7 +174,10 @@ def _certify_hand(h: int, hands: IntArray, seats: IntArray, events: IntArray,
         verb = events[e, E_VERB]
         cs, cc = events[e, E_CARDS_START], events[e, E_CARDS_COUNT]
         ds, dc = events[e, E_DRAWN_START], events[e, E_DRAWN_COUNT]
-        if not cards_allowed(cards, cs, cc, joker) or not cards_allowed(cards, ds, dc, joker):
+        # ``??`` only where certify_cards_unknown follows it: deals, draws, burns.
+        unknown_ok = verb in (V_DEALT, V_DISCARDS, V_BURNS)
+        if (not cards_allowed(cards, cs, cc, joker, unknown_ok)
+                or not cards_allowed(cards, ds, dc, joker, unknown_ok)):
             return 0
         actor = events[e, E_ACTOR]
         if actor == ACTOR_DEALER:
@@ -190,6 +193,7 @@ def _certify_hand(h: int, hands: IntArray, seats: IntArray, events: IntArray,
                 # Refused and set aside: a card of its own that nobody may get (D306).
                 if not place(cards, cs, cc, used):
                     return 0
+                state[n, ST_EXPOSED_IN_DRAW] = 1
             elif sec in (SEC_DEAL, SEC_BEFORE_DRAW):
                 # The card the seat keeps: checked against its deal at the end (D306).
                 for k in range(cs, cs + cc):
@@ -231,6 +235,9 @@ def _certify_hand(h: int, hands: IntArray, seats: IntArray, events: IntArray,
                 dealt[n, k] = cards[cs + k]
             state[n, ST_DEALT] = 1
             state[n, ST_KEPT] = HAND
+            if holds_unknown(cards, cs, cc):
+                state[n, ST_UNKNOWN_DEALT] = 1
+                state[n, ST_UNKNOWN] = 1
             any_dealt = True
             continue
         if not state[n, ST_DEALT]:
@@ -239,7 +246,8 @@ def _certify_hand(h: int, hands: IntArray, seats: IntArray, events: IntArray,
             # Only a valid proof (its dealt cards, holding openers) is followed.
             if sec < SEC_BEFORE_DRAW or cc < 1 or cc > HAND:
                 return 0
-            if not in_dealt(cards, cs, cc, dealt, n):
+            # An unknown deal takes any cards holding openers as proof (_openers.proof).
+            if not state[n, ST_UNKNOWN_DEALT] and not in_dealt(cards, cs, cc, dealt, n):
                 return 0
             if holds_openers(cards, cs, cc, minimum, bobtail) != 1:
                 return 0
@@ -294,7 +302,10 @@ def _certify_hand(h: int, hands: IntArray, seats: IntArray, events: IntArray,
             state[n, ST_FIFTH_DUE] = 0
             fifth_dealt = True
         elif verb == V_SHOWS:
-            if sec != SEC_SHOWDOWN or state[n, ST_SHOWN] or state[n, ST_MUCKED]:
+            # With ?? somewhere the reference would need to rebuild the deal (O201) or
+            # doubt a discard coming back (D308): not followed.
+            if (sec != SEC_SHOWDOWN or state[n, ST_SHOWN] or state[n, ST_MUCKED]
+                    or state[n, ST_UNKNOWN]):
                 return 0
             if not matches_hand(cards, cs, cc, hand, n):
                 return 0
@@ -309,7 +320,7 @@ def _certify_hand(h: int, hands: IntArray, seats: IntArray, events: IntArray,
         elif verb == V_MUCKS:
             if sec != SEC_SHOWDOWN or state[n, ST_SHOWN] or state[n, ST_MUCKED]:
                 return 0
-            if cc != -1 and not matches_hand(cards, cs, cc, hand, n):
+            if cc != -1 and (state[n, ST_UNKNOWN] or not matches_hand(cards, cs, cc, hand, n)):
                 return 0
             state[n, ST_MUCKED] = 1
         elif verb == V_COLLECTS:
@@ -334,24 +345,10 @@ def _certify_hand(h: int, hands: IntArray, seats: IntArray, events: IntArray,
         # A stack that reaches zero makes the seat all-in (Replay._put): side pots.
         if state[n, ST_PUT] > 0 and state[n, ST_STACK] - state[n, ST_PUT] <= 0:
             return 0
-    if opener != 0 and minimum != OPENERS_ANY:
-        if is_openers(dealt[opener], 0, HAND, minimum, bobtail) != 1:
-            return 0  # O201
-        if (knobs[K_DISCARDS_SET_ASIDE] == _WHEN_SPLITTING and not state[opener, ST_SPLIT]
-                and state[opener, ST_DISCARDED] > 0
-                and holds_openers(hand[opener], 0, state[opener, ST_KEPT], minimum,
-                                  bobtail) != 1):
-            return 0  # O207: kept cards no longer open by themselves
-        proved = state[opener, ST_PROOF] or state[opener, ST_SHOWN]
-        if (state[opener, ST_PAID] or state[opener, ST_FOLDED]) and not proved:
-            return 0  # O202 / O210
-    for n in range(1, MAX_SEAT + 1):
-        # O208: a seat that split and was paid could have been dealt openers.
-        if (minimum != OPENERS_ANY and state[n, ST_SPLIT] and state[n, ST_PAID]
-                and could_have_held_openers_counted(hand[n], 0, HAND, thrown[n], 0,
-                                                    state[n, ST_DISCARDED], minimum,
-                                                    bobtail) != 1):
-            return 0
+    if not openers_certified(opener, minimum, bobtail,
+                             knobs[K_DISCARDS_SET_ASIDE] == _WHEN_SPLITTING, state, hand,
+                             dealt, thrown):
+        return 0  # O201, O202, O207, O208, O210 (and D306 with ?? drawn)
     if not awarded_to_best(state, hand, order, occupied):
         return 0  # P401
     return 1

@@ -32,12 +32,14 @@ from audit.fast.layout import (
 
 MAX_SEAT = 10
 HAND = 5
-#: R-DH 5: at most four cards in one go (a five-card draw gets the fifth later).
-MAX_AT_ONCE = 4
 (ST_SEATED, ST_STACK, ST_DEALT, ST_FOLDED, ST_MUCKED, ST_SHOWN, ST_DREW, ST_DISCARDED,
  ST_KEPT, ST_PROOF, ST_PUT, ST_COLLECTED, ST_COLLECTS, ST_PAID, ST_POSITION,
- ST_FIFTH_DUE, ST_FOUR_LINE, ST_SPLIT) = range(18)
-STATE_COLUMNS = 18
+ ST_FIFTH_DUE, ST_FOUR_LINE, ST_SPLIT, ST_UNKNOWN_DEALT, ST_UNKNOWN, ST_DREW_UNKNOWN,
+ ST_EXPOSED_IN_DRAW) = range(22)
+STATE_COLUMNS = 22
+#: ``ST_UNKNOWN_DEALT``: the DEAL line has ``??`` (the reference then rebuilds the deal
+#: only from a shown hand, which this certifier refuses: the deal stays unknown).
+#: ``ST_UNKNOWN``: a ``??`` was dealt, drawn or discarded by the seat at any time.
 
 #: ``audit.rules._pots.ODD_CHIPS``: chip sizes an uneven split may be made in.
 _ODD_CHIPS = (1, 5, 25, 50, 100)
@@ -115,19 +117,22 @@ def awarded_to_best(state: IntArray, hand: CardArray, order: IntArray, occupied:
     if collectors == 0:
         return True
     live = 0
+    for n in range(1, MAX_SEAT + 1):
+        if state[n, ST_DEALT] and not state[n, ST_FOLDED] and not state[n, ST_MUCKED]:
+            live += 1
+    if live == 1:
+        return True  # an uncontested pot needs no cards (not even known ones)
     top = -1
     values = np.full(MAX_SEAT + 1, -1, dtype=np.int64)
     for k in range(occupied):
         n = order[k]
         if state[n, ST_DEALT] and not state[n, ST_FOLDED] and not state[n, ST_MUCKED]:
-            live += 1
+            # A ``??`` (code 53) gives -1: the reference reports that hand unverifiable.
             value = strength5(hand[n, 0], hand[n, 1], hand[n, 2], hand[n, 3], hand[n, 4])
             if value < 0:
                 return False
             values[n] = value
             top = max(top, value)
-    if live == 1:
-        return True  # an uncontested pot needs no cards; the collector is that seat
     winners = np.zeros(MAX_SEAT + 1, dtype=np.int64)
     count = 0
     for k in range(occupied):
@@ -142,56 +147,29 @@ def awarded_to_best(state: IntArray, hand: CardArray, order: IntArray, occupied:
 
 
 @njit(cache=True, nogil=True)
-def cards_allowed(cards: CardArray, start: int, count: int, joker: bool) -> bool:
-    """No ``??`` (unverifiable rules) and no joker in a deck without it (D307)."""
+def cards_allowed(cards: CardArray, start: int, count: int, joker: bool,
+                  unknown_ok: bool) -> bool:
+    """No joker in a deck without it (D307), and no ``??`` unless ``unknown_ok`` (the
+    lines whose unknown cards :mod:`audit.fast.certify_cards_unknown` follows)."""
     for k in range(start, start + count):
         c = cards[k]
-        if c < 0 or c >= UNKNOWN_CODE or (c == JOKER_CODE and not joker):
+        if c < 0 or c > UNKNOWN_CODE or (c == UNKNOWN_CODE and not unknown_ok) or (
+                c == JOKER_CODE and not joker):
             return False
     return True
 
 
 @njit(cache=True, nogil=True)
 def place(cards: CardArray, start: int, count: int, used: np.ndarray) -> bool:
-    """Take ``count`` cards off the deck; False when one is already out (D307)."""
+    """Take ``count`` cards off the deck; False when one is already out (D307). A ``??``
+    is no card to compare: the reference never counts it as a duplicate."""
     for k in range(start, start + count):
         c = cards[k]
+        if c == UNKNOWN_CODE:
+            continue
         if used[c]:
             return False
         used[c] = True
-    return True
-
-
-@njit(cache=True, nogil=True)
-def apply_draw(n: int, e: int, cards: CardArray, cs: int, cc: int, ds: int, dc: int,
-               state: IntArray, hand: CardArray, thrown: CardArray, used: np.ndarray) -> bool:
-    """Apply ``discards [..] draws [..]``: 1..4 held cards out and as many new ones in,
-    or all five out and four in (the fifth comes by ``draws fifth``, see D303)."""
-    five = cc == HAND and dc == MAX_AT_ONCE
-    if cc < 1 or (cc > MAX_AT_ONCE and not five) or (dc != cc and not five):
-        return False
-    kept = HAND
-    for k in range(cs, cs + cc):
-        c = cards[k]
-        found = -1
-        for j in range(kept):
-            if hand[n, j] == c:
-                found = j
-                break
-        if found < 0:  # a card it does not hold (or discards twice)
-            return False
-        thrown[n, k - cs] = c
-        for j in range(found, kept - 1):
-            hand[n, j] = hand[n, j + 1]
-        kept -= 1
-    if not place(cards, ds, dc, used):
-        return False
-    for k in range(dc):
-        hand[n, kept + k] = cards[ds + k]
-    state[n, ST_KEPT] = kept
-    state[n, ST_DISCARDED] = cc
-    state[n, ST_FIFTH_DUE] = 1 if five else 0
-    state[n, ST_FOUR_LINE] = e
     return True
 
 

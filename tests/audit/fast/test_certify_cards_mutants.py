@@ -2,9 +2,10 @@
 
 Each clean hand the card certifier certifies is changed the way a dealer or a table
 system goes wrong (a card, a reading, a collector, a split pot, a dropped proof, the
-opener's deal, the draw order or counts, a split declared, a header), read again by
-the reference parser (mutants it rejects are dropped) and certified again: whatever
-is still certified must be clean under the certifier's codes for the reference engine.
+opener's deal, the draw order or counts, a split declared, a header, or known cards
+written ``??`` anywhere), read again by the reference parser (mutants it rejects are
+dropped) and certified again: whatever is still certified must be clean under the
+certifier's codes for the reference engine.
 """
 
 from __future__ import annotations
@@ -221,3 +222,98 @@ def test_mutants_of_certified_hands(name: str) -> None:
     # The mutants must matter: many refused ones break one of the certifier's rules.
     sample = random.Random(1).sample(refused, min(300, len(refused)))
     assert sum(1 for m in sample if mine(audit_hand(m, prof))) > len(sample) // 3
+
+
+#: Where a known card may be written ``??``: the pattern of the lines, and whether the
+#: line must be the opener's (0), a collector's (1) or anyone's (2).
+HIDING_PLACES: dict[str, tuple[str, int]] = {
+    "opener's deal": (r"^Seat \d+: \[", 0),
+    "collector's deal": (r"^Seat \d+: \[", 1),
+    "collector's draw": (r"^Seat \d+: discards \[", 1),
+    "collector's shown hand": (r"^Seat \d+: shows \[", 1),
+    "a deal": (r"^Seat \d+: \[", 2),
+    "a shown hand": (r"^Seat \d+: shows \[", 2),
+    "a mucked hand": (r"^Seat \d+: mucks \[", 2),
+    "a proof": (r"^Seat \d+: shows openers \[", 2),
+    "discards": (r"^Seat \d+: discards \[", 2),
+    "drawn cards": (r"draws \[", 2),
+    "a fifth card": (r"draws fifth \[", 2),
+    "a burn": (r"^Dealer: burns \[", 2),
+    "an exposed card": (r"^Dealer: exposes \[", 2),
+}
+
+
+def _seat_of(lines: list[str], pattern: str) -> set[str]:
+    return {m.group(1) for ln in lines if re.search(pattern, ln)
+            and (m := SEAT_LINE.match(ln)) is not None}
+
+
+def hide(text: str, place: str, rng: random.Random) -> str:
+    """Write ``??`` for one known card, or every card, of one line of ``place``."""
+    lines = text.split("\n")
+    pattern, whose = HIDING_PLACES[place]
+    seats = (_seat_of(lines, r": opens ") if whose == 0
+             else _seat_of(lines, r": collects ") if whose == 1 else None)
+    rows = [i for i in _where(lines, pattern) if CARD.search(lines[i]) and (
+        seats is None or ((m := SEAT_LINE.match(lines[i])) is not None and m.group(1) in seats))]
+    if not rows:
+        return text
+    i = rng.choice(rows)
+    if place == "drawn cards":  # only the cards after ``draws``
+        head, tail = lines[i].split("draws [", 1)
+        spots = list(CARD.finditer(tail))
+        if not spots:
+            return text
+        chosen = spots if rng.random() < 0.4 else [rng.choice(spots)]
+        for m in reversed(chosen):
+            tail = tail[:m.start()] + "??" + tail[m.end():]
+        lines[i] = head + "draws [" + tail
+        return "\n".join(lines)
+    spots = list(CARD.finditer(lines[i]))
+    if rng.random() < 0.4:
+        lines[i] = CARD.sub("??", lines[i])
+    else:
+        m = rng.choice(spots)
+        lines[i] = lines[i][:m.start()] + "??" + lines[i][m.end():]
+    if place == "a deal" and rng.random() < 0.5:
+        # The generator's unrecorded hand: the seat's draw line goes unknown with it.
+        seat = lines[i].split(":")[0]
+        for j in _where(lines, rf"^{seat}: discards \["):
+            lines[j] = CARD.sub("??", lines[j])
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("name", ("robert", "foster"))
+def test_unknown_cards_in_every_position(name: str) -> None:
+    prof = profile(name)
+    records = corpus(name, 600, 7, 0.0, 0.0).records
+    base = [r for r, ok in zip(records, certify(records, prof), strict=True) if ok]
+    rng = random.Random(f"unknown-{name}")
+    mutants: list[tuple[str, HandRecord]] = []
+    for record in base:
+        text = write_hand(record)
+        for place in rng.sample(sorted(HIDING_PLACES), 4):
+            changed = hide(text, place, rng)
+            if changed == text:
+                continue
+            try:
+                mutants.append((place, parse_hand(changed)))
+            except Exception:  # a mutant the reader rejects is no hand
+                continue
+    assert len(mutants) > 600
+    certified = certify([m for _, m in mutants], prof)
+    tried: dict[str, int] = {}
+    passed: dict[str, int] = {}
+    for (place, mutant), ok in zip(mutants, certified, strict=True):
+        tried[place] = tried.get(place, 0) + 1
+        if ok:
+            passed[place] = passed.get(place, 0) + 1
+            reported = mine(audit_hand(mutant, prof))
+            assert not reported, (place, write_hand(mutant), reported)
+    print(name, {p: f"{passed.get(p, 0)}/{n}" for p, n in sorted(tried.items())})
+    # Every position was tried, and unknown cards of hands nobody needs stay certified.
+    assert {"opener's deal", "collector's deal", "a shown hand", "discards", "drawn cards",
+            "a burn", "a proof"} <= set(tried)
+    assert passed.get("a burn", 0) > 0.8 * tried["a burn"]
+    assert passed.get("a deal", 0) > 0
+    assert passed.get("a shown hand", 0) == 0
