@@ -1,6 +1,9 @@
 """Throughput of each compiled stage of the fast path, and how many hands it certifies.
 
 Run: ``.venv/bin/python benchmarks/bench_fast_path.py [--hands 50000] [--repeat 5]``
+(``--compile``: also the cold numba compile time of each stage, in a fresh process
+with an empty cache; ``--no-cache``: generate again rather than reuse the buffer
+saved in the temp folder for the same arguments).
 
 Generates a room with ``openers.generator`` (a clean one by default; ``--violations``
 and ``--unrecorded`` add planted faults and ``??`` cards), concatenates its log files
@@ -14,6 +17,8 @@ reads or certifies (the rest goes to the reference engine).
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -45,6 +50,57 @@ def make_buffer(hands: int, seed: int, profile: str, violations: float = 0.0,
         return b"\n".join(p.read_bytes() for p in sorted((out / LOGS_DIR).iterdir()))
 
 
+def cached_buffer(hands: int, seed: int, profile: str, violations: float,
+                  unrecorded: float, reuse: bool) -> bytes:
+    """:func:`make_buffer`, saved in the temp folder: generating takes far longer than
+    the stages measured."""
+    name = f"openers-bench-{hands}-{seed}-{profile}-{violations}-{unrecorded}.log"
+    path = Path(tempfile.gettempdir()) / name
+    if reuse and path.exists():
+        return path.read_bytes()
+    data = make_buffer(hands, seed, profile, violations, unrecorded)
+    path.write_bytes(data)
+    return data
+
+
+#: Run in a fresh interpreter with an empty NUMBA_CACHE_DIR: compiles each stage on
+#: an empty input (as ``audit.fast.worker.warm_up``) and prints its wall and CPU time.
+_COLD = """
+import time
+import numpy as np
+from audit.fast.certify_betting import certify_betting
+from audit.fast.certify_cards import certify_cards
+from audit.fast.certify_sequence import certify_sequence
+from audit.fast.layout import profile_knobs
+from audit.fast.scan import scan
+from audit.profiles import Profile
+
+def timed(name, run):
+    wall, cpu = time.perf_counter(), time.process_time()
+    value = run()
+    print(f"cold compile {name}: {time.perf_counter() - wall:.1f} s wall, "
+          f"{time.process_time() - cpu:.1f} s CPU")
+    return value
+
+a = timed("scan", lambda: scan(np.zeros(0, dtype=np.uint8))).arrays
+knobs, progression = profile_knobs(Profile("warm-up"))
+empty = np.zeros(0, dtype=np.int64)
+timed("certify_betting", lambda: certify_betting(a.hands, a.seats, a.events, a.cards, knobs))
+timed("certify_cards", lambda: certify_cards(a.hands, a.seats, a.events, a.cards, knobs,
+                                             progression))
+timed("certify_sequence", lambda: certify_sequence(a.hands, a.seats, a.events, a.cards, knobs,
+                                                   progression, empty, empty))
+"""
+
+
+def cold_compile() -> None:
+    """Print each stage's cold compile time (a fresh process, an empty numba cache)."""
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(root)}
+        subprocess.run([sys.executable, "-c", _COLD], env=env, cwd=root, check=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=50_000)
@@ -53,8 +109,13 @@ def main() -> None:
     parser.add_argument("--profile", default="robert")
     parser.add_argument("--violations", type=float, default=0.0)
     parser.add_argument("--unrecorded", type=float, default=0.0)
+    parser.add_argument("--compile", action="store_true", help="also time cold compiles")
+    parser.add_argument("--no-cache", action="store_true", help="generate the logs again")
     args = parser.parse_args()
-    data = make_buffer(args.hands, args.seed, args.profile, args.violations, args.unrecorded)
+    if args.compile:
+        cold_compile()
+    data = cached_buffer(args.hands, args.seed, args.profile, args.violations,
+                         args.unrecorded, not args.no_cache)
     buf = np.frombuffer(data, dtype=np.uint8)
     start = time.perf_counter()
     result = scan(buf)

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from audit.fast.layout import IntArray
-from audit.fast.scan_tokens import kernel
+from audit.fast.scan_tokens import kernel, load_word, newline_bytes
 
 # Columns of the chunk table ``split_chunks`` returns.
 C_START = 0  # Chunk.start_offset
@@ -76,7 +76,9 @@ def _trim(buf: np.ndarray, start: int, end: int, first_line: int, terminated: in
         tail = line_start - 1
     if count >= out.shape[0]:
         grown = np.empty((out.shape[0] * 2 + 16, C_COLUMNS), dtype=np.int64)
-        grown[:count] = out[:count]
+        for row in range(count):  # a loop: a slice copy compiles numba's shape checks
+            for column in range(C_COLUMNS):
+                grown[row, column] = out[row, column]
         out = grown
     newline = 1 if tail < end else 0
     data_end = tail - 1 if tail > head and buf[tail - 1] == _CR else tail
@@ -96,8 +98,13 @@ def _next_separator(buf: np.ndarray, i: int) -> tuple[int, int, int, int]:
     n = buf.shape[0]
     newlines = 0
     while i < n:
-        if buf[i] != _NL:
+        # Eight bytes at a time up to the word holding the next newline.
+        while i + 8 <= n and newline_bytes(load_word(buf, i)) == 0:
+            i += 8
+        stop = min(i + 8, n)
+        while i < stop and buf[i] != _NL:
             i += 1
+        if i == stop:
             continue
         # A separator: this newline, then one or more lines of [ \t\f\v]* with \r?\n.
         j = i + 1
@@ -121,26 +128,24 @@ def _next_separator(buf: np.ndarray, i: int) -> tuple[int, int, int, int]:
 
 
 @njit(cache=True, nogil=True)
-def split_chunks(buf: np.ndarray, start_line: int, skip_bom: bool) -> IntArray:
-    """The chunk table (``C_*`` columns) of ``buf``, in file order."""
+def split_chunks(buf: np.ndarray, start_line: int, skip_bom: bool) -> tuple[IntArray, int]:
+    """The chunk table (``C_*`` columns) of ``buf`` in file order, and the number of
+    lines of ``buf`` (its newlines + 1: a bound on the event rows)."""
     n = buf.shape[0]
     out = np.empty((max(16, n // 512), C_COLUMNS), dtype=np.int64)
-    count = 0
+    count = int(np.int64(0))  # not a literal 0: see _trim's call
     pos = 0
     if skip_bom and n >= 3 and buf[0] == 0xEF and buf[1] == 0xBB and buf[2] == 0xBF:
         pos = 3
     line = start_line  # the line number of buf[pos]
     while pos < n:
         i, j, newlines, blank_lines = _next_separator(buf, pos)
-        if blank_lines == 0:
-            break
-        out = _trim(buf, pos, i + 1, line, 1, out, count)
+        # One call site with int64 arguments: a literal argument compiles another
+        # specialisation of _trim.
+        terminated = 1 if blank_lines else 0
+        out = _trim(buf, pos, min(i + 1, n), line, terminated, out, count)
         if count < out.shape[0] and out[count, C_START] >= 0:
             count += 1
-        line += newlines + 1 + blank_lines
+        line += newlines + terminated + blank_lines
         pos = j
-    if pos < n:
-        out = _trim(buf, pos, n, line, 0, out, count)
-        if count < out.shape[0] and out[count, C_START] >= 0:
-            count += 1
-    return out[:count]
+    return out[:count], line - start_line + 1

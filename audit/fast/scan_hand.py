@@ -34,25 +34,15 @@ from audit.fast.layout import (
     H_BUTTON,
     H_CARRIED,
     H_CARRIED_OUT,
-    H_COLUMNS,
-    H_EVENT_COUNT,
-    H_EVENT_START,
-    H_FIRST_LINE,
     H_GAME,
     H_HAND_HASH,
     H_JACKPOT,
     H_JOKER,
     H_OPENERS,
-    H_SEAT_COUNT,
-    H_SEAT_START,
     H_SMALL,
-    H_STATUS,
     H_TABLE_HASH,
     H_TIME,
     OPENERS_ABSENT,
-    S_PLAYER_HASH,
-    S_SEAT,
-    S_STACK,
     SEC_RESULT,
 )
 from audit.fast.scan_header import (
@@ -89,49 +79,16 @@ from audit.fast.scan_tokens import (
 
 @kernel
 def scan_hand(buf: np.ndarray, start: int, end: int, first_line: int, hand: np.ndarray,
-              seats: np.ndarray, n_seats: int, events: np.ndarray, n_events: int,
-              cards: np.ndarray, n_cards: int, seat_stack: np.ndarray,
-              seat_hash: np.ndarray) -> tuple[int, int, int, int]:
-    """Read the chunk buf[start:end] into ``hand`` and the rows after n_seats/n_events/
-    n_cards: (status, new n_seats, new n_events, new n_cards); no rows unless status 0.
+              events: np.ndarray, n_events: int, cards: np.ndarray, n_cards: int,
+              seat_stack: np.ndarray, seat_hash: np.ndarray) -> tuple[int, int, int, int]:
+    """Read the chunk buf[start:end] into ``hand`` (zeroed by the caller) and the event
+    and card rows from n_events/n_cards: (status, seat mask, new n_events, new n_cards).
 
-    The caller guarantees room for 10 seats, (end - start) // 8 + 2 events and
-    end - start cards.
-    """
-    status, seat_mask, new_events, new_cards = _scan_lines(
-        buf, start, end, first_line, hand, events, n_events, cards, n_cards, seat_stack,
-        seat_hash)
-    first_seat = n_seats
-    if status == ST_READ:
-        for seat in range(1, 11):
-            if seat_mask & (1 << seat):
-                seats[n_seats, S_SEAT] = seat
-                seats[n_seats, S_STACK] = seat_stack[seat]
-                seats[n_seats, S_PLAYER_HASH] = seat_hash[seat]
-                n_seats += 1
-        hand[H_EVENT_START] = n_events
-        hand[H_EVENT_COUNT] = new_events - n_events
-        n_events = new_events
-        n_cards = new_cards
-    else:
-        for column in range(H_COLUMNS):
-            hand[column] = 0
-        hand[H_EVENT_START] = n_events
-    hand[H_STATUS] = status
-    hand[H_SEAT_START] = first_seat
-    hand[H_SEAT_COUNT] = n_seats - first_seat
-    hand[H_FIRST_LINE] = first_line
-    return status, n_seats, n_events, n_cards
-
-
-@kernel
-def _scan_lines(buf: np.ndarray, start: int, end: int, first_line: int, hand: np.ndarray,
-                events: np.ndarray, n_events: int, cards: np.ndarray, n_cards: int,
-                seat_stack: np.ndarray, seat_hash: np.ndarray) -> tuple[int, int, int, int]:
-    """The line loop of :func:`scan_hand`: (status, seat mask, n_events, n_cards).
-
-    The per-line readers take only the buffer and return values; every array write is
-    here, which keeps the per-line calls cheap.
+    Unless the status is ST_READ the rows written are garbage and the counts 0. The
+    seats go to ``seat_stack``/``seat_hash`` (by seat number, the mask says which);
+    the caller writes the seat rows. The per-line readers take only the buffer and
+    return values; every array write is here, which keeps the per-line calls cheap.
+    The caller guarantees room for a row per line and a card per 3 bytes.
     """
     hand[H_JACKPOT] = 1
     hand[H_OPENERS] = OPENERS_ABSENT

@@ -14,7 +14,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 F = TypeVar("F", bound=Callable[..., Any])
 #: numba's ``_nrt=False``: these kernels never allocate, and without the runtime an
@@ -38,6 +40,49 @@ ST_RESULT = 6  # a RESULT line (Pot/Rake/Passed out) not canonical or repeated
 ST_TIME = 7  # Time not `YYYY-MM-DDTHH:MM:SS` with `Z` or `+HH:MM`, or not a real date
 
 FAIL = -1
+
+#: Word-at-a-time constants (eight bytes of a uint64 at once).
+ONES = np.uint64(0x0101010101010101)
+HIGHS = np.uint64(0x8080808080808080)
+SPACES = np.uint64(0x2020202020202020)
+NEWLINES = np.uint64(0x0A0A0A0A0A0A0A0A)
+
+
+@intrinsic
+def _load_word(typingctx: Any, array: Any, index: Any) -> Any:
+    """The 8 bytes array[index:index + 8] as a little-endian uint64 (one unaligned load;
+    the caller guarantees index + 8 <= len(array))."""
+    signature = types.uint64(array, types.int64)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        data = context.make_array(sig.args[0])(context, builder, args[0]).data
+        address = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
+        return builder.load(address, align=1)
+
+    return signature, codegen
+
+
+load_word = cast(Callable[[np.ndarray, int], np.uint64], _load_word)
+
+
+@kernel
+def unprintable_bytes(word: np.uint64) -> np.uint64:
+    """The high bit of each of the 8 bytes below a space or above ``~`` (a line end
+    included), and maybe of bytes above such a byte: 0 iff all are printable.
+
+    A byte below 0x20 borrows into its high bit in ``word - SPACES`` while its own high
+    bit is clear; a byte at 0x7F or above has the high bit in ``word + ONES`` or
+    ``word``. Borrows and carries only run upwards, from a byte flagged anyway.
+    """
+    return ((word - SPACES) & ~word | (word + ONES) | word) & HIGHS
+
+
+@kernel
+def newline_bytes(word: np.uint64) -> np.uint64:
+    """The zero-byte test on ``word ^ NEWLINES``: 0 iff no byte is a newline."""
+    x = word ^ NEWLINES
+    return (x - ONES) & ~x & HIGHS
+
 
 _SPACE = 32
 #: The category names of :class:`audit.evaluator.HandCategory`, in level order.
@@ -137,35 +182,32 @@ def fnv1a64(buf: np.ndarray, start: int, end: int) -> int:
     return int(np.int64(h))
 
 
+def _byte_table(values: dict[bytes, int]) -> np.ndarray:
+    table = np.full(256, -1, dtype=np.int8)
+    for key, value in values.items():
+        table[key[0]] = value
+    return table
+
+
+#: A card's rank byte to its rank (0 for ``2`` ... 12 for ``A``) and its suit byte to
+#: its suit (``c d h s``), -1 for any other byte: table look-ups, because a chain of
+#: compares mispredicts on nearly every (random) card.
+RANK_OF = _byte_table({b: r for r, b in enumerate((b"2", b"3", b"4", b"5", b"6", b"7", b"8",
+                                                    b"9", b"T", b"J", b"Q", b"K", b"A"))})
+SUIT_OF = _byte_table({b"c": 0, b"d": 1, b"h": 2, b"s": 3})
+
+
 @kernel
 def card_code(first: int, second: int) -> int:
     """The card code of two bytes (0..53, as ``layout.CARD``), or FAIL."""
+    rank = RANK_OF[first]
+    suit = SUIT_OF[second]
+    if (rank | suit) >= 0:
+        return rank * 4 + suit
     if first == 74 and second == 107:  # "Jk"
         return 52
     if first == 63 and second == 63:  # "??"
         return 53
-    if 50 <= first <= 57:
-        rank = first - 50
-    elif first == 84:
-        rank = 8
-    elif first == 74:
-        rank = 9
-    elif first == 81:
-        rank = 10
-    elif first == 75:
-        rank = 11
-    elif first == 65:
-        rank = 12
-    else:
-        return FAIL
-    if second == 99:
-        return rank * 4
-    if second == 100:
-        return rank * 4 + 1
-    if second == 104:
-        return rank * 4 + 2
-    if second == 115:
-        return rank * 4 + 3
     return FAIL
 
 
@@ -221,9 +263,11 @@ def reading_category(buf: np.ndarray, start: int, end: int) -> int:
 
 
 @kernel
-def _digits(buf: np.ndarray, pos: int, size: int) -> int:
+def _digits(buf: np.ndarray, pos: int, end: int) -> int:
+    """The decimal number buf[pos:end] (FAIL unless all digits). Bounds, not a literal
+    size: each literal argument would compile another specialisation."""
     value = 0
-    for i in range(pos, pos + size):
+    for i in range(pos, end):
         if not is_digit(buf[i]):
             return FAIL
         value = value * 10 + (buf[i] - 48)
@@ -249,12 +293,12 @@ def time_micros(buf: np.ndarray, pos: int, end: int) -> tuple[int, bool]:
     if (buf[pos + 4] != 45 or buf[pos + 7] != 45 or buf[pos + 10] != 84
             or buf[pos + 13] != 58 or buf[pos + 16] != 58):
         return 0, False
-    year = _digits(buf, pos, 4)
-    month = _digits(buf, pos + 5, 2)
-    day = _digits(buf, pos + 8, 2)
-    hour = _digits(buf, pos + 11, 2)
-    minute = _digits(buf, pos + 14, 2)
-    second = _digits(buf, pos + 17, 2)
+    year = _digits(buf, pos, pos + 4)
+    month = _digits(buf, pos + 5, pos + 7)
+    day = _digits(buf, pos + 8, pos + 10)
+    hour = _digits(buf, pos + 11, pos + 13)
+    minute = _digits(buf, pos + 14, pos + 16)
+    second = _digits(buf, pos + 17, pos + 19)
     if min(year, month, day, hour, minute, second) < 0:
         return 0, False
     if year < 1000 or not 1 <= month <= 12 or hour > 23 or minute > 59 or second > 59:
@@ -270,8 +314,8 @@ def time_micros(buf: np.ndarray, pos: int, end: int) -> tuple[int, bool]:
             return 0, False
     else:
         sign = buf[pos + 19]
-        off_hour = _digits(buf, pos + 20, 2)
-        off_minute = _digits(buf, pos + 23, 2)
+        off_hour = _digits(buf, pos + 20, pos + 22)
+        off_minute = _digits(buf, pos + 23, pos + 25)
         if (sign != 43 and sign != 45) or buf[pos + 22] != 58:
             return 0, False
         if off_hour < 0 or off_minute < 0 or off_hour > 23 or off_minute > 59:

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import ingest.chunks as chunks_module
 from audit.fast.layout import (
+    CARD,
     E_CARDS_COUNT,
     E_CARDS_START,
     E_DRAWN_COUNT,
@@ -35,6 +36,11 @@ from audit.fast.layout import (
     from_records,
 )
 from audit.fast.scan import ScanResult, scan
+from audit.fast.scan_tokens import (
+    card_code,
+    newline_bytes,
+    unprintable_bytes,
+)
 from audit.fast.scan_tokens import fnv1a64 as compiled_fnv1a64
 from ingest.chunks import Chunk, iter_chunks
 from ingest.reader import HandReader, ParsedHand, RawHand, parse_raw
@@ -163,6 +169,26 @@ def test_fnv1a64_matches_layout() -> None:
     for text in (b"", b"T07", b"BCY-T07-000123", bytes(range(32, 127))):
         buf = np.frombuffer(text, dtype=np.uint8)
         assert compiled_fnv1a64(buf, 0, len(text)) == fnv1a64(text)
+
+
+def test_card_code_table_matches_layout() -> None:
+    for first in range(256):
+        for second in range(256):
+            expected = CARD.get(bytes((first, second)).decode("latin-1"), -1)
+            assert card_code(first, second) == expected, (first, second)
+
+
+def test_word_tests_match_bytes() -> None:
+    """The eight-bytes-at-once tests never miss a line end or an unprintable byte."""
+    rng = np.random.default_rng(5)
+    edges = np.array([0, 1, 9, 10, 13, 31, 32, 33, 126, 127, 128, 254, 255, 65], np.uint8)
+    words = np.concatenate([rng.integers(0, 256, (3000, 8)), rng.choice(edges, (3000, 8)),
+                            rng.integers(32, 127, (3000, 8))]).astype(np.uint8)
+    for row in words:
+        word = row.view(np.uint64)[0]
+        for flags, special in ((unprintable_bytes(word), (row < 32) | (row > 126)),
+                               (newline_bytes(word), row == 10)):
+            assert bool(flags) == bool(special.any()), row
 
 
 # ---- hands ------------------------------------------------------------------------------
