@@ -57,7 +57,8 @@ class UnitResult:
     #: J results of rows whose pair this unit settled (D_J_DONE), judged with D_LOCAL_PREVIOUS.
     sequence_results: dict[int, AuditResult] = field(default_factory=dict)
     problems: list[QuarantineItem] = field(default_factory=list)
-    #: The unit holds no hand at all (the reference reader reports the file).
+    #: The unit holds no hand at all, or is too large to scan in memory: the whole file
+    #: goes to the reference reader.
     empty: bool = False
 
 
@@ -119,9 +120,16 @@ class _Unit:
 def check_unit(unit: Unit, profile: Profile) -> UnitResult:
     """Scan, certify and (where needed) audit the hands of ``unit``."""
     data = read_unit(unit)
-    # The reference chunker skips a BOM only at the very start of a file.
-    scanned = scan(np.frombuffer(data, dtype=np.uint8), unit.first_line,
-                   skip_bom=unit.start == 0)
+    try:
+        # The reference chunker skips a BOM only at the very start of a file.
+        scanned = scan(np.frombuffer(data, dtype=np.uint8), unit.first_line,
+                       skip_bom=unit.start == 0)
+    except MemoryError:
+        if unit.start or unit.end >= 0:
+            raise
+        # A huge decompressed file (arrays are sized from its line count): the
+        # reference reader streams it instead.
+        return UnitResult(unit, np.zeros((0, D_COLUMNS), dtype=np.int64), empty=True)
     state = _Unit(unit, data, scanned, profile)
     if not len(state.arrays):
         state.out.empty = True

@@ -108,3 +108,18 @@ def test_equal_times_and_duplicates_at_one_table(tmp_path: Path) -> None:
     text = "\n\n".join(write_hand(r) for r in tied)
     (tmp_path / "tied.log").write_text(text + "\n\n" + write_hand(tied[3]) + "\n")
     assert_same([tmp_path / "tied.log"], "laws", workers=1)
+
+
+def test_a_file_too_large_to_scan_goes_to_the_reference_reader(tmp_path: Path,
+                                                               monkeypatch) -> None:
+    import audit.fast.worker as worker
+
+    def out_of_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    room = corpus("robert", hands=300, seed=6, violations=0.08, unrecorded=0.05)
+    with gzip.open(tmp_path / "a.log.gz", "wb") as f:
+        f.write(room.files[0].read_bytes())
+    monkeypatch.setattr(worker, "scan", out_of_memory)
+    report = assert_same([tmp_path / "a.log.gz"], "robert", workers=1)
+    assert report.hands > 0
