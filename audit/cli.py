@@ -107,6 +107,9 @@ def audit_command(
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
     workers: WorkersOpt = None,
+    reference: Annotated[bool, typer.Option(
+        "--reference", help="Send every hand through the reference engine instead of "
+        "certifying clean hands on the compiled fast path (same results, slower).")] = False,
 ) -> None:
     """Audit the hands in the store and replace their findings (a re-audit never doubles them)."""
     from audit.store import audit_store
@@ -115,7 +118,7 @@ def audit_command(
     prof = _profile(profile, select, ignore)
     con = connect(db)
     try:
-        summary = audit_store(con, prof, workers=workers)
+        summary = audit_store(con, prof, workers=workers, fast=not reference)
     finally:
         con.close()
     typer.echo(f"audited {summary.hands} hand(s) with profile {prof.name}: "

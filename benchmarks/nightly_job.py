@@ -1,9 +1,11 @@
 """Figures for the nightly job: a first night, a night with nothing new, a night of growth.
 
-    .venv/bin/python benchmarks/nightly_job.py [--hands 20000] [--tables 20]
+    .venv/bin/python benchmarks/nightly_job.py [--hands 20000] [--tables 20] [--audit]
 
 Prints wall-clock seconds and hands per second for each night; the inbox and the
-store live in a temporary folder that is removed afterwards.
+store live in a temporary folder that is removed afterwards. ``--audit`` also
+re-audits the whole store after the first night (``openers audit``: the fast path,
+then ``--reference``) and prints both rates.
 """
 
 from __future__ import annotations
@@ -15,9 +17,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from audit.profiles import load_profile
+from audit.store import audit_store
 from openers.generator import GenerateConfig, generate
 from openers.nightly.job import FailOn, NightlyOptions, NightlyResult, run_nightly
 from openers.nightly.joblog import JobLog, LogFormat
+from schemas.store import connect
 
 
 def _night(options: NightlyOptions) -> tuple[float, NightlyResult]:
@@ -32,11 +37,27 @@ def _print(label: str, seconds: float, result: NightlyResult) -> None:
     print(f"{label:<28} {seconds:7.2f} s  {hands:>7} hands  {rate:>16}  exit {result.exit_code}")
 
 
+def _reaudit(db: Path, fast: bool) -> None:
+    """``openers audit`` of the whole store (``--reference`` when not ``fast``)."""
+    con = connect(db)
+    try:
+        start = time.perf_counter()
+        summary = audit_store(con, load_profile("robert"), workers=2, fast=fast)
+        seconds = time.perf_counter() - start
+    finally:
+        con.close()
+    label = "re-audit, fast path" if fast else "re-audit, --reference"
+    print(f"{label:<28} {seconds:7.2f} s  {summary.hands:>7} hands  "
+          f"{summary.hands / seconds:>10,.0f} hands/s")
+
+
 def main() -> None:
     """Run the three nights and print their figures."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=20000)
     parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--audit", action="store_true",
+                        help="also time a whole-store re-audit, fast and reference")
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="openers-bench-"))
     try:
@@ -47,6 +68,9 @@ def main() -> None:
                                  reports=root / "reports", fail_on=FailOn.NEVER,
                                  settle_seconds=0.0)
         _print("first night (with report)", *_night(options))
+        if args.audit:
+            _reaudit(options.db, fast=True)
+            _reaudit(options.db, fast=False)
         _print("same inbox again", *_night(options))
         # Growth: a tenth of the files get a copy of their own first hands, renamed.
         grown = 0

@@ -13,9 +13,7 @@ through the reference path (:func:`audit.batch.reference_check_paths`).
 from __future__ import annotations
 
 import gzip
-import multiprocessing
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +35,7 @@ from audit.fast.worker import (
     D_TIME,
     UnitResult,
     check_unit,
-    warm_up,
+    warm_pool,
 )
 from audit.profiles import Profile
 from audit.registry import sequence_rules
@@ -48,25 +46,12 @@ from schemas.records import HandRecord
 Key = tuple[int, int]  # (file number, first line): a hand's place in the input
 
 
-def _pool(workers: int) -> ProcessPoolExecutor:
-    """A pool whose workers start with the compiled code already loaded.
-
-    Loading the compiled certifiers costs each new interpreter about a second; forked
-    workers inherit them from this process instead (no thread has started here, so
-    forking is safe). Elsewhere the platform's default start method is used.
-    """
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return ProcessPoolExecutor(max_workers=workers)
-    warm_up()
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
-
-
 def _map(units: Sequence[Unit], profile: Profile, workers: int) -> Iterator[UnitResult]:
     if workers <= 1 or len(units) <= 1:
         with no_cyclic_gc():
             yield from (check_unit(u, profile) for u in units)
         return
-    with _pool(workers) as pool:
+    with warm_pool(workers) as pool:
         yield from pool.map(check_unit, units, [profile] * len(units), chunksize=1)
 
 

@@ -11,6 +11,8 @@ units, and results only for hands with something to report.
 from __future__ import annotations
 
 import gzip
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -211,3 +213,16 @@ def warm_up() -> None:
     certify_cards(a.hands, a.seats, a.events, a.cards, knobs, progression)
     empty = np.zeros(0, dtype=np.int64)
     certify_sequence(a.hands, a.seats, a.events, a.cards, knobs, progression, empty, empty)
+
+
+def warm_pool(workers: int) -> ProcessPoolExecutor:
+    """A process pool whose workers start with the compiled code already loaded.
+
+    Loading the compiled certifiers costs each new interpreter about a second; forked
+    workers inherit them from this process instead (no thread has started here, so
+    forking is safe). Elsewhere the platform's default start method is used.
+    """
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return ProcessPoolExecutor(max_workers=workers)
+    warm_up()
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))

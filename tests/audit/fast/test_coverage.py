@@ -33,3 +33,23 @@ def test_a_profile_running_an_uncovered_code_gets_the_reference_path(monkeypatch
     monkeypatch.setattr("audit.fast.check.fast_check_paths", no_fast_path)
     report = batch.check_paths([EXAMPLE], robert, workers=1)
     assert report.hands > 0
+
+
+def test_the_store_audit_steps_aside_too(tmp_path: Path, monkeypatch) -> None:
+    from audit.store import audit_store
+    from ingest.load import ingest_paths
+    from schemas.store import connect
+
+    db = tmp_path / "store.duckdb"
+    ingest_paths([str(EXAMPLE)], str(db))
+    monkeypatch.setattr(coverage, "COVERED", coverage.COVERED - {"J501"})
+
+    def no_fast_path(*args: object, **kwargs: object) -> None:
+        pytest.fail("the fast path ran for a profile it does not cover")
+
+    monkeypatch.setattr("audit.fast.stored.fast_audit_stored", no_fast_path)
+    con = connect(db)
+    try:
+        assert audit_store(con, load_profile("robert"), workers=1).hands > 0
+    finally:
+        con.close()
