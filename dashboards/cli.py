@@ -10,8 +10,6 @@ from typing import Annotated
 
 import typer
 
-from dashboards.reviews import reviews_path_for
-
 APP_FILE = Path(__file__).resolve().parent / "app.py"
 
 
@@ -48,6 +46,8 @@ def launch(
         raise FileNotFoundError(f"no store at {store}")
     env = dict(os.environ)
     env["OPENERS_DB"] = str(store)
+    from dashboards.reviews import reviews_path_for  # pandas: only when a dashboard starts
+
     env["OPENERS_REVIEWS"] = str((reviews or reviews_path_for(store)).resolve())
     typer.echo(f"Dashboard on {store} at http://{address}:{port} (Ctrl+C to stop)")
     try:
