@@ -96,20 +96,17 @@ from audit.fast.layout import (
     V_COLLECTS,
     V_DEALT,
     V_DISCARDS,
+    V_DRAWS_FIFTH,
+    V_EXPOSES,
     V_MUCKS,
+    V_PENALTY,
     V_SHOWS,
     V_SHOWS_OPENERS,
+    V_SPLITS_OPENERS,
     V_STANDS_PAT,
     CardArray,
     IntArray,
-    V,
 )
-from schemas.records import Verb
-
-_V_EXPOSES = V[Verb.EXPOSES]
-_V_PENALTY = V[Verb.PENALTY]
-_V_DRAWS_FIFTH = V[Verb.DRAWS_FIFTH]
-_V_SPLITS_OPENERS = V[Verb.SPLITS_OPENERS]
 
 
 @njit(cache=True, nogil=True)
@@ -122,9 +119,9 @@ def _dealer_or_floor(seat_state: IntArray, st: IntArray, events: IntArray, e: in
         if verb == V_BURNS:
             return section == SEC_DRAW
         # An exposed card is the cards' question (D306); it moves no chips.
-        return (verb == _V_EXPOSES and section in (SEC_DEAL, SEC_DRAW)
+        return (verb == V_EXPOSES and section in (SEC_DEAL, SEC_DRAW)
                 and 1 <= seat < SLOTS and seat_state[seat, SEATED] == 1)
-    if events[e, E_ACTOR] != ACTOR_FLOOR or verb != _V_PENALTY or section != SEC_BEFORE_DRAW:
+    if events[e, E_ACTOR] != ACTOR_FLOOR or verb != V_PENALTY or section != SEC_BEFORE_DRAW:
         return False
     # Only the house's penalty, once, for a seat that folded before the open.
     if not (1 <= seat < SLOTS) or seat_state[seat, OWES] != 1:
@@ -150,13 +147,13 @@ def _draw_line(seat_state: IntArray, st: IntArray, order: IntArray, count: int,
             return False
         st[DRAW_K] += 1
         return True
-    if verb == _V_DRAWS_FIFTH:
+    if verb == V_DRAWS_FIFTH:
         # The fifth card's timing is D303's; here: once, by a seat that has drawn.
         if seat_state[seat, FIFTH] or not _has_drawn(seat_state, st, order, seat):
             return False
         seat_state[seat, FIFTH] = 1
         return True
-    if verb == _V_SPLITS_OPENERS:
+    if verb == V_SPLITS_OPENERS:
         if seat != st[OPENER] or seat_state[seat, SPLIT]:
             return False
         seat_state[seat, SPLIT] = 1

@@ -114,26 +114,24 @@ from audit.fast.layout import (
     V_COLLECTS,
     V_DEALT,
     V_DISCARDS,
+    V_DRAWS_FIFTH,
+    V_EXPOSES,
     V_FOLDS,
     V_MUCKS,
     V_OPENS,
+    V_PENALTY,
     V_RAISES,
     V_SHOWS,
     V_SHOWS_OPENERS,
+    V_SPLITS_OPENERS,
     V_STANDS_PAT,
     CardArray,
     IntArray,
-    V,
 )
 from audit.profiles import DiscardsSetAside
-from schemas.records import Verb
 
 #: ``K_DISCARDS_SET_ASIDE`` of the houses where O207 judges undeclared splits.
 _WHEN_SPLITTING = list(DiscardsSetAside).index(DiscardsSetAside.WHEN_SPLITTING)
-_V_EXPOSES = V[Verb.EXPOSES]
-_V_DRAWS_FIFTH = V[Verb.DRAWS_FIFTH]
-_V_PENALTY = V[Verb.PENALTY]
-_V_SPLITS = V[Verb.SPLITS_OPENERS]
 #: Room for the cards exposed before the draw, checked once the deal is known (D306).
 MAX_EXPOSED = 16
 
@@ -187,7 +185,7 @@ def _certify_hand(h: int, hands: IntArray, seats: IntArray, events: IntArray,
                 last_separator = e
                 continue
             n = events[e, E_SEAT]
-            if verb != _V_EXPOSES or n < 1 or n > MAX_SEAT or not state[n, ST_SEATED] or cc < 1:
+            if verb != V_EXPOSES or n < 1 or n > MAX_SEAT or not state[n, ST_SEATED] or cc < 1:
                 return 0
             if sec == SEC_DRAW:
                 # Refused and set aside: a card of its own that nobody may get (D306).
@@ -208,7 +206,7 @@ def _certify_hand(h: int, hands: IntArray, seats: IntArray, events: IntArray,
         if actor == ACTOR_FLOOR:
             # A penalty is dead money and moves no card; it only lowers the stack.
             n = events[e, E_SEAT]
-            if (verb != _V_PENALTY or n < 1 or n > MAX_SEAT or not state[n, ST_SEATED]
+            if (verb != V_PENALTY or n < 1 or n > MAX_SEAT or not state[n, ST_SEATED]
                     or events[e, E_AMOUNT] < 0):
                 return 0
             state[n, ST_PUT] += events[e, E_AMOUNT]
@@ -287,11 +285,11 @@ def _certify_hand(h: int, hands: IntArray, seats: IntArray, events: IntArray,
                 if not apply_draw(n, e, cards, cs, cc, ds, dc, state, hand, thrown, used):
                     return 0
                 last_separator = e
-        elif verb == _V_SPLITS:
+        elif verb == V_SPLITS_OPENERS:
             if sec != SEC_DRAW:
                 return 0
             state[n, ST_SPLIT] = 1
-        elif verb == _V_DRAWS_FIFTH:
+        elif verb == V_DRAWS_FIFTH:
             # After every other draw, and parted from its four by a burn or a draw (D303).
             if (sec != SEC_DRAW or not state[n, ST_FIFTH_DUE] or cc != 1
                     or last_separator <= state[n, ST_FOUR_LINE]):

@@ -55,20 +55,17 @@ from audit.fast.layout import (
     S_STACK,
     SEC_DRAW,
     V_ANTES,
+    V_BETS,
+    V_CALLS,
     V_DEALT,
+    V_FALSE_OPENERS,
+    V_MISDEAL,
+    V_OPENS,
+    V_PENALTY,
+    V_RAISES,
     CardArray,
     IntArray,
-    V,
 )
-from schemas.records import Verb
-
-V_MISDEAL = V[Verb.MISDEAL]
-V_FALSE_OPENERS = V[Verb.FALSE_OPENERS]
-V_PENALTY = V[Verb.PENALTY]
-V_CALLS = V[Verb.CALLS]
-V_OPENS = V[Verb.OPENS]
-V_BETS = V[Verb.BETS]
-V_RAISES = V[Verb.RAISES]
 
 #: The verbs whose line ``Replay._put`` books on a seat.
 _PUTS_CHIPS = (V_ANTES, V_CALLS, V_OPENS, V_BETS, V_RAISES)

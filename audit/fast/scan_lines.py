@@ -21,16 +21,21 @@ from audit.fast.layout import (
     V_CALLS,
     V_CHECKS,
     V_COLLECTS,
+    V_DEALS,
     V_DEALT,
     V_DISCARDS,
+    V_DRAWS_FIFTH,
+    V_EXPOSES,
     V_FOLDS,
+    V_MISDEAL,
     V_MUCKS,
     V_OPENS,
     V_RAISES,
+    V_RETURNS,
     V_SHOWS,
     V_SHOWS_OPENERS,
+    V_SPLITS_OPENERS,
     V_STANDS_PAT,
-    V,
 )
 from audit.fast.scan_tokens import (
     READING_NONE,
@@ -43,14 +48,7 @@ from audit.fast.scan_tokens import (
     starts,
     unprintable_bytes,
 )
-from schemas.records import SECTION_ORDER, Verb
-
-V_DRAWS_FIFTH = V[Verb.DRAWS_FIFTH]
-V_SPLITS_OPENERS = V[Verb.SPLITS_OPENERS]
-V_EXPOSES = V[Verb.EXPOSES]
-V_DEALS = V[Verb.DEALS]
-V_RETURNS = V[Verb.RETURNS]
-V_MISDEAL = V[Verb.MISDEAL]
+from schemas.records import SECTION_ORDER
 
 
 def _text(value: bytes) -> np.ndarray:
