@@ -93,13 +93,15 @@ def test_unread_hands_are_never_certified() -> None:
 
 
 # ---- near misses --------------------------------------------------------------------
-HAND = """Hand: NM-{n}
+def three_seats(hand_id: str, joker: str) -> str:
+    """The header, antes and DEAL heading of the three-seat hands below (button 3)."""
+    return f"""Hand: {hand_id}
 Time: 2026-11-27T10:16:54-08:00
 Table: T01
 Game: Jacks or Better
 Limit: 5/10
 Ante: 1
-Joker: yes
+Joker: {joker}
 Button: 3
 Openers: JJ
 Seat 1: P-1 (500)
@@ -110,7 +112,10 @@ Seat 1: antes 1
 Seat 2: antes 1
 Seat 3: antes 1
 *** DEAL ***
-Seat 1: [{d1}]
+"""
+
+
+HAND = three_seats("NM-{n}", "yes") + """Seat 1: [{d1}]
 Seat 2: [{d2}]
 Seat 3: [6c 6d 8d 9d Td]
 *** BEFORE DRAW ***
@@ -228,24 +233,7 @@ def test_tied_hands_split_with_the_odd_chip_first_left_of_the_button() -> None:
 def unknown_hand(opener_deal: str, opener_draw: str, proof: str, caller_deal: str,
                  caller_draw: str, burn: str = "4s") -> str:
     """Seat 1 opens and folds to seat 2's raise after the draw; seat 3 folds at once."""
-    return f"""Hand: UNK-1
-Time: 2026-11-27T10:16:54-08:00
-Table: T01
-Game: Jacks or Better
-Limit: 5/10
-Ante: 1
-Joker: no
-Button: 3
-Openers: JJ
-Seat 1: P-1 (500)
-Seat 2: P-2 (500)
-Seat 3: P-3 (500)
-*** ANTES ***
-Seat 1: antes 1
-Seat 2: antes 1
-Seat 3: antes 1
-*** DEAL ***
-Seat 1: [{opener_deal}]
+    return three_seats("UNK-1", "no") + f"""Seat 1: [{opener_deal}]
 Seat 2: [{caller_deal}]
 Seat 3: [?? ?? ?? ?? ??]
 *** BEFORE DRAW ***
