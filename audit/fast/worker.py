@@ -94,7 +94,7 @@ class _Unit:
     def __init__(self, unit: Unit, data: bytes, scanned: ScanResult, profile: Profile) -> None:
         self.unit, self.data, self.scanned, self.profile = unit, data, scanned, profile
         self.arrays: HandArrays = scanned.arrays
-        self.records: dict[int, HandRecord] = {}
+        self.records: dict[int, HandRecord | None] = {}
         self.replays: dict[str, Replay] = {}
         self.out = UnitResult(unit, np.zeros((len(self.arrays), D_COLUMNS), dtype=np.int64))
 
@@ -114,6 +114,7 @@ class _Unit:
         if isinstance(got, QuarantineItem):
             self.out.problems.append(got)
             self.arrays.hands[row, H_STATUS] = UNREADABLE
+            self.records[row] = None
             return None
         self.records[row] = got.record
         return got.record
