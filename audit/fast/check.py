@@ -20,9 +20,11 @@ import numpy as np
 
 from audit.batch import CheckReport, no_cyclic_gc, reference_check_paths
 from audit.engine import AuditResult, audit_sequences, merge, sequence_pairs
+from audit.fast.certify_sequence import certify_sequence
+from audit.fast.layout import profile_knobs
+from audit.fast.scan import scan
 from audit.fast.units import UNIT_BYTES, Unit, plan_units
 from audit.fast.worker import (
-    D_AMBIGUOUS,
     D_BYTE_END,
     D_BYTE_START,
     D_DEAL,
@@ -112,6 +114,10 @@ class _Files:
                 self.unpacked[file] = f.read()
         return self.unpacked[file][start:end]
 
+    def text(self, file: int, deal: np.ndarray) -> bytes:
+        """The hand's chunk, as the file holds it."""
+        return self._bytes(file, int(deal[D_BYTE_START]), int(deal[D_BYTE_END]))
+
     def record(self, file: int, deal: np.ndarray) -> HandRecord | None:
         start, end = int(deal[D_BYTE_START]), int(deal[D_BYTE_END])
         flags = int(deal[D_FLAGS])
@@ -134,24 +140,27 @@ def _pair_across_units(files: list[str], parts: list[UnitResult], profile: Profi
     deals, unit, row = deals[keep], unit[keep], row[keep]
     if not len(deals):
         return
+    # A hand given twice is one deal, its earliest copy (as the reference keeps it):
+    # the other copies take no part in the sequence and get no J result.
+    by_time = np.lexsort((np.arange(len(deals)), deals[:, D_TIME]))
+    _, first = np.unique(deals[by_time][:, [D_TABLE, D_HAND]], axis=0, return_index=True)
+    once = np.sort(by_time[first])
+    deals, unit, row = deals[once], unit[once], row[once]
     order = np.lexsort((np.arange(len(deals)), deals[:, D_TIME], deals[:, D_TABLE]))
     table, time = deals[order, D_TABLE], deals[order, D_TIME]
     same_table = np.concatenate(([False], table[1:] == table[:-1]))
     tie = same_table & np.concatenate(([False], time[1:] == time[:-1]))
     before = np.full(len(deals), -1)
     before[order[1:]] = np.where(same_table[1:], order[:-1], -1)
-    # Equal times, or a hand id given twice: paired as the reference pairs them.
-    _, first = np.unique(deals[:, [D_TABLE, D_HAND]], axis=0, return_index=True)
-    repeated = np.ones(len(deals), dtype=bool)
-    repeated[first] = False
-    tied_tables = np.unique(np.concatenate((
-        table[tie], deals[(deals[:, D_AMBIGUOUS] == 1) | repeated, D_TABLE])))
+    # Distinct deals at one time: ordered by hand id, as the reference orders them.
+    tied_tables = np.unique(table[tie])
     tied = np.isin(deals[:, D_TABLE], tied_tables)
     local = deals[:, D_LOCAL_PREVIOUS]
     safe = np.maximum(before, 0)
     agrees = np.where(before < 0, local == -1,
                       (unit[safe] == unit) & (row[safe] == local))
     settled = agrees & (deals[:, D_J_DONE] == 1) & ~tied
+    reread = _Files(files)
 
     def key(g: int) -> Key:
         return (parts[int(unit[g])].unit.file, int(deals[g, D_FIRST_LINE]))
@@ -160,12 +169,14 @@ def _pair_across_units(files: list[str], parts: list[UnitResult], profile: Profi
         extra = parts[int(unit[g])].sequence_results.get(int(row[g]))
         if extra is not None:
             _add(by_key, key(g), extra)
-    reread = _Files(files)
 
     def record(g: int) -> HandRecord | None:
         return reread.record(parts[int(unit[g])].unit.file, deals[g])
 
-    for g in np.flatnonzero(~settled & ~tied).tolist():
+    redo = np.flatnonzero(~settled & ~tied)
+    files_of = np.array([part.unit.file for part in parts], dtype=np.int64)[unit]
+    redo = redo[~_certify_read_again(reread, deals, files_of, redo, before[redo], profile)]
+    for g in redo.tolist():
         current = record(g)
         previous = record(int(before[g])) if before[g] >= 0 else None
         if current is None:
@@ -175,6 +186,30 @@ def _pair_across_units(files: list[str], parts: list[UnitResult], profile: Profi
             if extra.hand_id == current.hand_id:
                 _add(by_key, key(g), extra)
     _redo_tied_tables(set(tied_tables.tolist()), table, order, record, key, profile, by_key)
+
+
+def _certify_read_again(reread: _Files, deals: np.ndarray, files: np.ndarray,
+                        current: np.ndarray, before: np.ndarray, profile: Profile
+                        ) -> np.ndarray:
+    """Certify pairs no worker saw together: their hands are read again and scanned here.
+
+    Only the J rules are in question (each hand's own rules were settled in its
+    worker), and a scan costs a few microseconds a hand, so a log split by dealer
+    rather than by table still has its pairs certified, not audited one by one.
+    True where the pair ``(before[k], current[k])`` is certified.
+    """
+    if not len(current):
+        return np.zeros(0, dtype=bool)
+    needed = np.unique(np.concatenate((current, before[before >= 0])))
+    texts = [reread.text(int(files[g]), deals[g]) for g in needed.tolist()]
+    scanned = scan(np.frombuffer(b"\n\n".join(texts), dtype=np.uint8)).arrays
+    if len(scanned) != len(needed):  # a text that does not stand alone as one hand
+        return np.zeros(len(current), dtype=bool)
+    place = np.searchsorted(needed, current)
+    previous = np.where(before >= 0, np.searchsorted(needed, np.maximum(before, 0)), -1)
+    knobs, progression = profile_knobs(profile)
+    return certify_sequence(scanned.hands, scanned.seats, scanned.events, scanned.cards,
+                            knobs, progression, place, previous) == 1
 
 
 def _redo_tied_tables(tied: set[int], table: np.ndarray, order: np.ndarray,
