@@ -13,8 +13,10 @@ through the reference path (:func:`audit.batch.reference_check_paths`).
 from __future__ import annotations
 
 import gzip
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -23,7 +25,7 @@ from audit.engine import AuditResult, audit_sequences, merge, sequence_pairs
 from audit.fast.certify_sequence import certify_sequence
 from audit.fast.layout import profile_knobs
 from audit.fast.scan import scan
-from audit.fast.units import UNIT_BYTES, Unit, plan_units
+from audit.fast.units import UNIT_BYTES, Plan, plan_units
 from audit.fast.worker import (
     D_BYTE_END,
     D_BYTE_START,
@@ -37,6 +39,7 @@ from audit.fast.worker import (
     D_TIME,
     UnitResult,
     check_unit,
+    reference_pairs,
     warm_pool,
 )
 from audit.profiles import Profile
@@ -46,22 +49,45 @@ from ingest.reader import QuarantineItem, read_chunk
 from schemas.records import HandRecord
 
 Key = tuple[int, int]  # (file number, first line): a hand's place in the input
+T = TypeVar("T")
+R = TypeVar("R")
+#: Deal pairs per task of the reference J round.
+PAIRS_PER_TASK = 200
 
 
-def _map(units: Sequence[Unit], profile: Profile, workers: int) -> Iterator[UnitResult]:
-    if workers <= 1 or len(units) <= 1:
-        with no_cyclic_gc():
-            yield from (check_unit(u, profile) for u in units)
-        return
-    with warm_pool(workers) as pool:
-        yield from pool.map(check_unit, units, [profile] * len(units), chunksize=1)
+class _Runner:
+    """Runs tasks in this process, or on one warm pool kept for both rounds of a check."""
+
+    def __init__(self, workers: int, profile: Profile) -> None:
+        self.workers, self.profile = workers, profile
+        self.pool: ProcessPoolExecutor | None = None
+
+    def map(self, fn: Callable[[T, Profile], R], tasks: Sequence[T]) -> list[R]:
+        if self.workers <= 1 or len(tasks) <= 1:
+            with no_cyclic_gc():
+                return [fn(task, self.profile) for task in tasks]
+        if self.pool is None:
+            self.pool = warm_pool(self.workers)
+        return list(self.pool.map(fn, tasks, [self.profile] * len(tasks), chunksize=1))
+
+    def __enter__(self) -> _Runner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
 
 
 def fast_check_paths(paths: Iterable[str | Path], profile: Profile, workers: int,
                      unit_bytes: int = UNIT_BYTES) -> CheckReport:
     """Audit every hand of ``paths``; the same report as the reference path."""
     plan = plan_units(paths, unit_bytes)
-    parts = list(_map(plan.units, profile, workers))
+    with _Runner(workers, profile) as run:
+        return _check(plan, run, profile, workers)
+
+
+def _check(plan: Plan, run: _Runner, profile: Profile, workers: int) -> CheckReport:
+    parts = run.map(check_unit, plan.units)
     others = list(plan.others)
     report = CheckReport()
     by_key: dict[Key, AuditResult] = {}
@@ -74,7 +100,7 @@ def fast_check_paths(paths: Iterable[str | Path], profile: Profile, workers: int
         for row, result in part.results.items():
             by_key[(part.unit.file, int(part.deals[row, D_FIRST_LINE]))] = result
     if sequence_rules(profile):
-        _pair_across_units(plan.files, parts, profile, by_key)
+        _pair_across_units(plan.files, parts, run, by_key)
     results = [by_key[k] for k in sorted(by_key)]
     report.results = [r for r in results if r.findings or r.unverifiable or r.errors]
     position = {name: i for i, name in enumerate(plan.files)}
@@ -118,16 +144,18 @@ class _Files:
         """The hand's chunk, as the file holds it."""
         return self._bytes(file, int(deal[D_BYTE_START]), int(deal[D_BYTE_END]))
 
-    def record(self, file: int, deal: np.ndarray) -> HandRecord | None:
+    def chunk(self, file: int, deal: np.ndarray) -> Chunk:
         start, end = int(deal[D_BYTE_START]), int(deal[D_BYTE_END])
         flags = int(deal[D_FLAGS])
-        chunk = Chunk(self._bytes(file, start, end), int(deal[D_FIRST_LINE]), start, end,
-                      bool(flags & 1), bool(flags & 2))
-        got = read_chunk(self.names[file], chunk)
+        return Chunk(self._bytes(file, start, end), int(deal[D_FIRST_LINE]), start, end,
+                     bool(flags & 1), bool(flags & 2))
+
+    def record(self, file: int, deal: np.ndarray) -> HandRecord | None:
+        got = read_chunk(self.names[file], self.chunk(file, deal))
         return None if isinstance(got, QuarantineItem) else got.record
 
 
-def _pair_across_units(files: list[str], parts: list[UnitResult], profile: Profile,
+def _pair_across_units(files: list[str], parts: list[UnitResult], run: _Runner,
                        by_key: dict[Key, AuditResult]) -> None:
     """Keep each worker's J outcome where its pairing is the global one; redo the rest."""
     live = [(u, part) for u, part in enumerate(parts) if not part.empty]
@@ -165,26 +193,23 @@ def _pair_across_units(files: list[str], parts: list[UnitResult], profile: Profi
     def key(g: int) -> Key:
         return (parts[int(unit[g])].unit.file, int(deals[g, D_FIRST_LINE]))
 
-    for g in np.flatnonzero(settled).tolist():
-        extra = parts[int(unit[g])].sequence_results.get(int(row[g]))
-        if extra is not None:
-            _add(by_key, key(g), extra)
-
+    profile = run.profile
     def record(g: int) -> HandRecord | None:
         return reread.record(parts[int(unit[g])].unit.file, deals[g])
 
     redo = np.flatnonzero(~settled & ~tied)
     files_of = np.array([part.unit.file for part in parts], dtype=np.int64)[unit]
     redo = redo[~_certify_read_again(reread, deals, files_of, redo, before[redo], profile)]
-    for g in redo.tolist():
-        current = record(g)
-        previous = record(int(before[g])) if before[g] >= 0 else None
-        if current is None:
-            continue
-        pair = [current] if previous is None else [previous, current]
-        for extra in audit_sequences(pair, profile):
-            if extra.hand_id == current.hand_id:
-                _add(by_key, key(g), extra)
+
+    def chunk(g: int) -> tuple[str, Chunk]:
+        return files[int(files_of[g])], reread.chunk(int(files_of[g]), deals[g])
+
+    pairs = [(g, chunk(g), chunk(int(before[g])) if before[g] >= 0 else None)
+             for g in redo.tolist()]
+    tasks = [pairs[i:i + PAIRS_PER_TASK] for i in range(0, len(pairs), PAIRS_PER_TASK)]
+    for part in run.map(reference_pairs, tasks):
+        for g, extra in part:
+            _add(by_key, key(g), extra)
     _redo_tied_tables(set(tied_tables.tolist()), table, order, record, key, profile, by_key)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from audit.batch import no_cyclic_gc
 from audit.engine import AuditResult, audit_hand, audit_sequences
 from audit.fast.certify_betting import certify_betting
 from audit.fast.certify_cards import certify_cards
@@ -56,8 +57,6 @@ class UnitResult:
     unit: Unit
     deals: IntArray
     results: dict[int, AuditResult] = field(default_factory=dict)
-    #: J results of rows whose pair this unit settled (D_J_DONE), judged with D_LOCAL_PREVIOUS.
-    sequence_results: dict[int, AuditResult] = field(default_factory=dict)
     problems: list[QuarantineItem] = field(default_factory=list)
     #: The unit holds no hand at all, or is too large to scan in memory: the whole file
     #: goes to the reference reader.
@@ -69,7 +68,7 @@ D_TABLE = 1
 D_TIME = 2
 D_HAND = 3
 D_LOCAL_PREVIOUS = 4  # row of the deal before it at its table in this unit, -1: none
-D_J_DONE = 5  # 1: its J rules are settled here for D_LOCAL_PREVIOUS
+D_J_DONE = 5  # 1: the J certifier passed it after D_LOCAL_PREVIOUS
 D_AMBIGUOUS = 6  # an equal time at its table in this unit: pair by hand id elsewhere
 D_FIRST_LINE = 7
 D_BYTE_START = 8  # offsets in the file
@@ -185,24 +184,28 @@ def _audit_sequences(state: _Unit) -> None:
     certified = certify_sequence(a.hands, a.seats, a.events, a.cards, knobs, progression,
                                  order, previous)
     deals[order, D_J_DONE] = certified
-    for k in np.flatnonzero(certified == 0).tolist():
-        row, before = int(order[k]), int(previous[k])
-        if deals[row, D_AMBIGUOUS] or (before >= 0 and deals[before, D_AMBIGUOUS]):
-            continue  # the main process pairs equal times by hand id
-        _reference_pair(state, before, row)
-        deals[row, D_J_DONE] = 1
 
 
-def _reference_pair(state: _Unit, before: int, row: int) -> None:
-    """The reference J rules on (deal ``before``, deal ``row``); kept for ``row`` only."""
-    current = state.read(row)
-    previous = state.read(before) if before >= 0 else None
-    if current is None:
-        return
-    pair = [current] if previous is None else [previous, current]
-    for extra in audit_sequences(pair, state.profile, replays=state.replays):
-        if extra.hand_id == current.hand_id:
-            state.out.sequence_results[row] = extra
+def reference_pairs(pairs: list[tuple[int, tuple[str, Chunk], tuple[str, Chunk] | None]],
+                    profile: Profile) -> list[tuple[int, AuditResult]]:
+    """The reference J rules on pairs of deals the certifiers refused (runs in a worker).
+
+    Each pair is ``(key, (path, chunk), previous (path, chunk) or None)``; the result
+    of the later deal comes back under its key.
+    """
+    out: list[tuple[int, AuditResult]] = []
+    with no_cyclic_gc():
+        for key, (path, chunk), before in pairs:
+            current = read_chunk(path, chunk)
+            if isinstance(current, QuarantineItem):
+                continue
+            previous = None if before is None else read_chunk(*before)
+            pair = [current.record]
+            if previous is not None and not isinstance(previous, QuarantineItem):
+                pair.insert(0, previous.record)
+            out.extend((key, extra) for extra in audit_sequences(pair, profile)
+                       if extra.hand_id == current.record.hand_id)
+    return out
 
 
 def warm_up() -> None:

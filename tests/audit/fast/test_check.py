@@ -129,19 +129,19 @@ def test_pairs_across_files_are_certified_in_the_main_process(tmp_path: Path,
                                                               monkeypatch) -> None:
     """A log split by dealer, not by table: every pair crosses files, and still only
     the pairs that need it reach the reference J rules."""
-    import audit.fast.check as check
+    import audit.fast.worker as worker
 
     room = corpus("robert", hands=400, seed=8, violations=0.0, unrecorded=0.0)
     for k in range(4):
         (tmp_path / f"dealer{k}.log").write_text(
             "\n\n".join(write_hand(r) for r in room.records[k::4]) + "\n")
     calls = []
-    real = check.audit_sequences
+    real = worker.audit_sequences
 
     def counted(*args: object, **kwargs: object) -> object:
         calls.append(1)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(check, "audit_sequences", counted)
+    monkeypatch.setattr(worker, "audit_sequences", counted)
     assert_same(sorted(tmp_path.iterdir()), "robert", workers=1)
     assert len(calls) < len(room.records) // 20
