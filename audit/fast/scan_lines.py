@@ -43,6 +43,7 @@ from audit.fast.scan_tokens import (
     card_list,
     kernel,
     load_word,
+    packed_index,
     reading_category,
     seat_number,
     starts,
@@ -112,19 +113,7 @@ def line_end(buf: np.ndarray, pos: int, end: int) -> tuple[int, int]:
 @kernel
 def section_line(buf: np.ndarray, ls: int, le: int) -> int:
     """The position of the ``*** NAME ***`` line buf[ls:le] in SECTION_ORDER, or -1."""
-    for position in range(SECTION_BOUNDS.shape[0] - 1):
-        lo = SECTION_BOUNDS[position]
-        size = SECTION_BOUNDS[position + 1] - lo
-        if size != le - ls:
-            continue
-        same = True
-        for i in range(size):
-            if buf[ls + i] != SECTION_BYTES[lo + i]:
-                same = False
-                break
-        if same:
-            return position
-    return -1
+    return packed_index(buf, ls, le, SECTION_BYTES, SECTION_BOUNDS, False)
 
 
 @kernel

@@ -244,22 +244,31 @@ def reading_category(buf: np.ndarray, start: int, end: int) -> int:
         start += 1
     while stop > start and buf[stop - 1] == _SPACE:
         stop -= 1
-    for level in range(CATEGORY_BOUNDS.shape[0] - 1):
-        lo = CATEGORY_BOUNDS[level]
-        size = CATEGORY_BOUNDS[level + 1] - lo
+    level = packed_index(buf, start, stop, CATEGORY_BYTES, CATEGORY_BOUNDS, True)
+    return READING_UNKNOWN if level < 0 else level
+
+
+@kernel
+def packed_index(buf: np.ndarray, start: int, stop: int, packed: np.ndarray,
+                 bounds: np.ndarray, fold_case: bool) -> int:
+    """Which of the words packed end to end (``bounds``: where each starts) equals
+    buf[start:stop], -1 if none; ``fold_case`` lowercases the buffer's letters."""
+    for k in range(bounds.shape[0] - 1):
+        lo = bounds[k]
+        size = bounds[k + 1] - lo
         if size != stop - start:
             continue
         same = True
         for i in range(size):
             b = buf[start + i]
-            if 65 <= b <= 90:
+            if fold_case and 65 <= b <= 90:
                 b += 32
-            if b != CATEGORY_BYTES[lo + i]:
+            if b != packed[lo + i]:
                 same = False
                 break
         if same:
-            return level
-    return READING_UNKNOWN
+            return k
+    return -1
 
 
 @kernel
