@@ -10,7 +10,7 @@ change a dealer or a table system could make), and on hand-written near misses.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
@@ -21,11 +21,11 @@ from audit.fast.certify_betting import certify_betting
 from audit.fast.layout import H_STATUS, from_records, profile_knobs
 from audit.profiles import Profile
 from audit.registry import hand_rules
-from ingest.errors import HandParseError
 from ingest.parser import parse_hand
 from ingest.writer import write_hand
-from schemas.records import TURN_VERBS, Action, Actor, HandRecord, Section, Verb
+from schemas.records import HandRecord
 from tests.audit.fast.corpus import corpus, hand_results, profile
+from tests.audit.mutants import record_mutants
 
 MY_CODES = frozenset({"B101", "B102", "B103", "B104", "B105", "B106", "B107", "B108",
                       "O203", "O204", "O205", "O206", "O211", "P402", "P403"})
@@ -80,134 +80,6 @@ def test_a_hand_the_scanner_could_not_read_is_never_certified() -> None:
                                knobs).any()
 
 
-# ---- mutants ----------------------------------------------------------------------
-Mutation = Callable[[random.Random, HandRecord], HandRecord | None]
-
-
-def _with_actions(record: HandRecord, actions: list[Action]) -> HandRecord:
-    return record.model_copy(update={"actions": tuple(actions)})
-
-
-def _replace(record: HandRecord, i: int, **update: object) -> HandRecord:
-    actions = list(record.actions)
-    actions[i] = actions[i].model_copy(update=update)
-    return _with_actions(record, actions)
-
-
-def _unit(record: HandRecord, a: Action) -> int:
-    return record.limit_small if a.section is Section.BEFORE_DRAW else record.limit_big
-
-
-def _amount(rng: random.Random, r: HandRecord) -> HandRecord | None:
-    moved = [i for i, a in enumerate(r.actions) if a.amount is not None]
-    if not moved:
-        return None
-    i = rng.choice(moved)
-    a = r.actions[i]
-    step = rng.choice((1, _unit(r, a), r.limit_small))
-    field = "to_amount" if a.to_amount is not None and rng.random() < 0.3 else "amount"
-    return _replace(r, i, **{field: max(0, getattr(a, field) + rng.choice((-step, step)))})
-
-
-def _seat(rng: random.Random, r: HandRecord) -> HandRecord | None:
-    players = [i for i, a in enumerate(r.actions) if a.actor is Actor.SEAT]
-    i = rng.choice(players)
-    others = [s.seat for s in r.seats if s.seat != r.actions[i].seat]
-    return _replace(r, i, seat=rng.choice(others))
-
-
-def _lines(rng: random.Random, r: HandRecord) -> HandRecord | None:
-    """Two consecutive lines swapped, one dropped, or one written twice."""
-    actions = list(r.actions)
-    i = rng.randrange(len(actions) - 1)
-    how = rng.randrange(3)
-    if how == 0:
-        actions[i], actions[i + 1] = actions[i + 1], actions[i]
-    elif how == 1:
-        del actions[i]
-    else:
-        actions.insert(i, actions[i])
-    return _with_actions(r, actions)
-
-
-def _verb(rng: random.Random, r: HandRecord) -> HandRecord | None:
-    turns = [i for i, a in enumerate(r.actions) if a.verb in TURN_VERBS]
-    if not turns:
-        return None
-    i = rng.choice(turns)
-    a = r.actions[i]
-    verb = rng.choice(sorted(TURN_VERBS - {a.verb}))
-    unit = _unit(r, a)
-    amount = a.amount if a.amount is not None else unit * rng.choice((1, 2))
-    update: dict[str, object] = {"verb": verb, "amount": None, "to_amount": None}
-    if verb in (Verb.OPENS, Verb.BETS, Verb.CALLS):
-        update["amount"] = amount
-    elif verb is Verb.RAISES:
-        update["amount"] = unit
-        update["to_amount"] = amount + unit
-    return _replace(r, i, **update)
-
-
-def _header(rng: random.Random, r: HandRecord) -> HandRecord | None:
-    field = rng.choice(("button", "ante", "pot", "rake", "carried", "limit_big"))
-    if field == "button":
-        value = rng.choice([n for n in range(1, 11) if n != r.button])
-    else:
-        value = max(0, getattr(r, field) + rng.choice((-1, 1)) * rng.choice((1, r.ante or 1)))
-    return r.model_copy(update={field: value})
-
-
-def _all_in(rng: random.Random, r: HandRecord) -> HandRecord | None:
-    wagers = [i for i, a in enumerate(r.actions)
-              if a.verb in (Verb.ANTES, Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES)]
-    return _replace(r, rng.choice(wagers), all_in=True) if wagers else None
-
-
-def _balanced(rng: random.Random, r: HandRecord) -> HandRecord | None:
-    """An amount changed, with ``Pot`` and the payout following it: P402 still balances,
-    so only the betting itself can tell."""
-    mutant = _amount(rng, r)
-    if mutant is None:
-        return None
-    moved = sum(a.amount or 0 for a in mutant.actions if a.verb is not Verb.COLLECTS) - sum(
-        a.amount or 0 for a in r.actions if a.verb is not Verb.COLLECTS)
-    moved += sum(a.to_amount or 0 for a in mutant.actions) - sum(
-        a.to_amount or 0 for a in r.actions)
-    actions = list(mutant.actions)
-    paid = [i for i, a in enumerate(actions) if a.verb is Verb.COLLECTS]
-    update: dict[str, object] = {"pot": max(0, r.pot + moved)}
-    if paid:
-        a = actions[paid[0]]
-        actions[paid[0]] = a.model_copy(update={"amount": max(0, (a.amount or 0) + moved)})
-    elif r.carried_out is not None:
-        update["carried_out"] = max(0, r.carried_out + moved)
-    return _with_actions(mutant, actions).model_copy(update=update)
-
-
-def _twice(rng: random.Random, r: HandRecord) -> HandRecord | None:
-    first = rng.choice(MUTATIONS[:-1])(rng, r)
-    return None if first is None else rng.choice(MUTATIONS[:-1])(rng, first)
-
-
-MUTATIONS: tuple[Mutation, ...] = (_amount, _balanced, _balanced, _seat, _lines, _lines,
-                                   _lines, _verb, _verb, _header, _all_in, _twice)
-
-
-def _mutants(rng: random.Random, records: Sequence[HandRecord], per_hand: int
-             ) -> list[HandRecord]:
-    out = []
-    for record in records:
-        for _ in range(per_hand):
-            mutant = rng.choice(MUTATIONS)(rng, record)
-            if mutant is None:
-                continue
-            try:  # the text round trip keeps only what a log can say
-                out.append(parse_hand(write_hand(mutant)))
-            except (HandParseError, ValueError):  # the reader rejects it: no log says that
-                continue
-    return out
-
-
 @pytest.mark.parametrize("name", PROFILES)
 def test_mutants_of_certified_hands_are_certified_only_when_the_reference_agrees(
         name: str) -> None:
@@ -215,7 +87,7 @@ def test_mutants_of_certified_hands_are_certified_only_when_the_reference_agrees
     base = [r for r, res, ok in zip(records, results, certified, strict=True)
             if ok and not my_codes(res)][:500]
     rng = random.Random(f"mutants-{name}")
-    mutants = _mutants(rng, base, per_hand=3)
+    mutants = record_mutants(rng, base, per_hand=3)
     prof = profile(name)
     verdicts = certify(mutants, prof)
     rules = hand_rules(prof)
