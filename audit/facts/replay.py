@@ -23,7 +23,7 @@ from numba import njit
 from audit.facts.replay_betting import enter
 from audit.facts.replay_end import strength, write_pots, write_seats
 from audit.facts.replay_lines import apply_line
-from audit.facts.replay_state import KINDS, ROUND_STATE, SEAT_STATE, SLOTS
+from audit.facts.replay_state import KINDS, ROUND_STATE, SEAT_STATE, SLOTS, kernel
 from audit.facts.tables import ACTION, HAND, NOT_EVALUATED, POT, SEAT, Facts, Table, new_table
 from audit.fast.layout import (
     E_ACTOR,
@@ -84,7 +84,7 @@ from audit.profiles import Profile
 Record = Any  # one numpy record: its fields are attributes in compiled code
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _required(hand: IntArray, knobs: IntArray, progression: IntArray) -> int:
     """The deal's minimum openers: the header, else the house progression for Jackpot."""
     if hand[H_OPENERS] != OPENERS_ABSENT:
@@ -100,7 +100,7 @@ def _required(hand: IntArray, knobs: IntArray, progression: IntArray) -> int:
     return progression[steps - 1]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _copy_header(hand: IntArray, row: Record) -> None:
     row.status, row.game, row.small, row.big = hand[H_STATUS], hand[H_GAME], hand[H_SMALL], \
         hand[H_BIG]
@@ -116,7 +116,7 @@ def _copy_header(hand: IntArray, row: Record) -> None:
     row.opens_index = row.draw_index = row.misdeal_index = row.first_play = -1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _copy_lines(h: int, events: IntArray, start: int, count: int, actions: Table) -> None:
     for i in range(count):
         e = start + i
@@ -140,7 +140,7 @@ def _copy_lines(h: int, events: IntArray, start: int, count: int, actions: Table
         row.strength = NOT_EVALUATED
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _seat_the_table(h: int, hand: IntArray, seats_in: IntArray, events: IntArray,
                     sst: np.ndarray, sst_bytes: np.ndarray, order: np.ndarray,
                     numbers: np.ndarray, seats: Table) -> int:
@@ -207,6 +207,7 @@ def _replay_all(hands_in: IntArray, seats_in: IntArray, events: IntArray, cards:
     tmp = np.zeros(cap, dtype=np.int8)
     order = np.zeros(SLOTS, dtype=np.int64)
     numbers = np.zeros(SLOTS, dtype=np.int64)
+    levels = np.zeros(SLOTS, dtype=np.int64)
     made = 0
     size = cards.shape[0]
     for h in range(hands_in.shape[0]):
@@ -251,7 +252,7 @@ def _replay_all(hands_in: IntArray, seats_in: IntArray, events: IntArray, cards:
         size = write_seats(sst, rs, hand[H_SEAT_START], seated, numbers, seats, actions, start,
                            cards, lists, lengths, pool, size, tmp)
         row.pot_count = write_pots(sst, order, seated, numbers, h,
-                                   hand[H_CARRIED] + rs.penalties, seats, pots, made)
+                                   hand[H_CARRIED] + rs.penalties, seats, pots, made, levels)
         made += row.pot_count
     return made, size
 
@@ -270,5 +271,5 @@ def replay_facts(arrays: HandArrays, profile: Profile) -> Facts:
     round_state = np.zeros(1, dtype=ROUND_STATE)
     made, size = _replay_all(arrays.hands, arrays.seats, arrays.events, arrays.cards, knobs,
                              progression, hands, actions, seats, pots, pool, sst,
-                             sst.view(np.uint8), round_state, round_state.view(np.uint8))
+                             sst.view(np.int64), round_state, round_state.view(np.int64))
     return Facts(hands, actions, seats, pots[:made].copy(), pool[:size].copy())

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
+from audit.facts.replay_state import kernel
 from audit.fast.layout import SEC_AFTER_DRAW, SEC_BEFORE_DRAW, SEC_DRAW, V_OPENS, V_RAISES
 
 SeatStates = Any  # a numpy record array of SEAT_STATE (attribute access in numba)
@@ -27,20 +27,20 @@ BEFORE_DRAW, AFTER_DRAW = 1, 2  # audit.replay.Street
 Record = Any  # one numpy record: its fields are attributes in compiled code
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def in_hand(sst: SeatStates, n: int) -> bool:
     """:attr:`SeatState.in_hand`."""
     s = sst[n]
     return s.dealt_in and not (s.folded or s.dead)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def can_bet(sst: SeatStates, n: int) -> bool:
     """:attr:`SeatState.can_bet`."""
     return in_hand(sst, n) and not sst[n].all_in
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def count_can_bet(sst: SeatStates, order: Order, count: int) -> int:
     k = 0
     for i in range(count):
@@ -49,7 +49,7 @@ def count_can_bet(sst: SeatStates, order: Order, count: int) -> int:
     return k
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def count_in_hand(sst: SeatStates, order: Order, count: int) -> int:
     k = 0
     for i in range(count):
@@ -58,7 +58,7 @@ def count_in_hand(sst: SeatStates, order: Order, count: int) -> int:
     return k
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def turn(sst: SeatStates, rs: Record, order: Order, actor: int) -> int:
     """The next seat clockwise from the pointer (inclusive) that still has to act; 0: none.
 
@@ -82,7 +82,7 @@ def turn(sst: SeatStates, rs: Record, order: Order, actor: int) -> int:
     return 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def put(sst: SeatStates, n: int, chips: int, all_in: bool) -> int:
     """Move ``chips`` of seat ``n`` into the pot (its stack, total and stake)."""
     s = sst[n]
@@ -94,7 +94,7 @@ def put(sst: SeatStates, n: int, chips: int, all_in: bool) -> int:
     return chips
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _round_half_even(numerator: int, denominator: int) -> int:
     """``round(numerator / denominator)`` as Python rounds it (ties to even), both > 0."""
     q = numerator // denominator
@@ -104,7 +104,7 @@ def _round_half_even(numerator: int, denominator: int) -> int:
     return q
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def reopen(sst: SeatStates, rs: Record, order: Order, seat: int) -> None:
     """A full bet or raise: every other seat that can bet must act again."""
     count = rs.count
@@ -118,7 +118,7 @@ def reopen(sst: SeatStates, rs: Record, order: Order, seat: int) -> None:
         rs.multi = max(rs.multi, rs.level)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def raise_to(sst: SeatStates, rs: Record, order: Order, seat: int, new_bet: int,
              unit: int) -> None:
     """A bet or raise to ``new_bet``: full raises reopen the betting."""
@@ -144,7 +144,7 @@ def raise_to(sst: SeatStates, rs: Record, order: Order, seat: int, new_bet: int,
     reopen(sst, rs, order, seat)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def open_or_bet(sst: SeatStates, rs: Record, order: Order, n: int, verb: int, amount: int,
                 to_amount: int, all_in: bool, index: int, street: int, unit: int) -> int:
     """The first bet of a round (however the log words it): it may open the pot."""
@@ -172,7 +172,7 @@ def open_or_bet(sst: SeatStates, rs: Record, order: Order, n: int, verb: int, am
     return chips
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _draw_begins(sst: SeatStates, rs: Record, order: Order, index: int) -> None:
     rs.draw_index = index
     count = rs.count
@@ -199,7 +199,7 @@ def _draw_begins(sst: SeatStates, rs: Record, order: Order, index: int) -> None:
             s.bet_at_draw = target
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _after_draw_first(sst: SeatStates, rs: Record, order: Order) -> int:
     # A dead (false) opener with no declarer still fixes where the action starts.
     start = rs.opener if rs.opener != 0 else rs.original_opener
@@ -218,7 +218,7 @@ def _after_draw_first(sst: SeatStates, rs: Record, order: Order) -> int:
     return start
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def enter(sst: SeatStates, rs: Record, order: Order, section: int, index: int) -> None:
     """Start a section: open a betting round, or note where the draw began."""
     if rs.draw_index < 0 and (section in (SEC_DRAW, SEC_AFTER_DRAW)):

@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from audit.facts.replay_betting import in_hand
 from audit.facts.replay_state import (
@@ -20,12 +19,12 @@ from audit.facts.replay_state import (
     DISCARDS,
     DRAWN,
     FIFTH,
-    KINDS,
     MISMATCH,
     UNKNOWN_CARD,
     CardLists,
     Lengths,
     hand_after_draw,
+    kernel,
     known,
     minus,
 )
@@ -40,7 +39,7 @@ Order = npt.NDArray[np.int64]
 Record = Any  # one numpy record: its fields are attributes in compiled code
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def strength(cards: Cards, start: int, count: int) -> int:
     """The strength of a card range: UNKNOWN for None or ``??``, INVALID if not a hand."""
     if count < 0:
@@ -52,14 +51,14 @@ def strength(cards: Cards, start: int, count: int) -> int:
     return INVALID if value < 0 else value
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _put(pool: Cards, size: int, buf: Cards, count: int) -> int:
     for i in range(count):
         pool[size + i] = buf[i]
     return size + count
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _dealt_hand(lists: CardLists, lengths: Lengths, n: int, cards: Cards, shown_start: int,
                 shown_count: int, out: Cards) -> int:
     """:func:`rebuild_dealt` into ``out``: its length, -1 when the log cannot prove it."""
@@ -88,7 +87,7 @@ def _dealt_hand(lists: CardLists, lengths: Lengths, n: int, cards: Cards, shown_
     return size + lengths[n, DISCARDS]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _final_hand(lists: CardLists, lengths: Lengths, n: int, cards: Cards, shown_start: int,
                 shown_count: int, out: Cards) -> int:
     """``final_hand`` into ``out``: the shown cards, else the replayed hand; -1: unknown."""
@@ -102,7 +101,7 @@ def _final_hand(lists: CardLists, lengths: Lengths, n: int, cards: Cards, shown_
     return size if known(out, size) else -1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def write_seats(sst: SeatStates, rs: Record, first_row: int, count: int, seat_numbers: Order,
                 seats: Table, actions: Table, action_start: int, cards: Cards,
                 lists: CardLists, lengths: Lengths, pool: Cards, size: int, tmp: Cards) -> int:
@@ -122,15 +121,16 @@ def write_seats(sst: SeatStates, rs: Record, first_row: int, count: int, seat_nu
         row.at_draw = at_draw and s.dealt_in and not s.gone_at_draw
         row.short_at_draw = s.short_at_draw
         row.stake_at_draw, row.bet_at_draw = s.stake_at_draw, s.bet_at_draw
-        starts = np.empty(KINDS, dtype=np.int64)
-        for kind in range(KINDS):
-            starts[kind] = size
-            size = _put(pool, size, lists[n, kind], lengths[n, kind])
-        row.dealt_start, row.dealt_count = starts[DEALT], lengths[n, DEALT]
-        row.discards_start, row.discards_count = starts[DISCARDS], lengths[n, DISCARDS]
-        row.drawn_start, row.drawn_count = starts[DRAWN], lengths[n, DRAWN]
-        row.fifth_start, row.fifth_count = starts[FIFTH], lengths[n, FIFTH]
-        row.mismatch_start, row.mismatch_count = starts[MISMATCH], lengths[n, MISMATCH]
+        row.dealt_start, row.dealt_count = size, lengths[n, DEALT]
+        size = _put(pool, size, lists[n, DEALT], lengths[n, DEALT])
+        row.discards_start, row.discards_count = size, lengths[n, DISCARDS]
+        size = _put(pool, size, lists[n, DISCARDS], lengths[n, DISCARDS])
+        row.drawn_start, row.drawn_count = size, lengths[n, DRAWN]
+        size = _put(pool, size, lists[n, DRAWN], lengths[n, DRAWN])
+        row.fifth_start, row.fifth_count = size, lengths[n, FIFTH]
+        size = _put(pool, size, lists[n, FIFTH], lengths[n, FIFTH])
+        row.mismatch_start, row.mismatch_count = size, lengths[n, MISMATCH]
+        size = _put(pool, size, lists[n, MISMATCH], lengths[n, MISMATCH])
         shown_start, shown_count = 0, -1
         if s.shown_index >= 0:
             shown = actions[action_start + s.shown_index]
@@ -148,7 +148,7 @@ def write_seats(sst: SeatStates, rs: Record, first_row: int, count: int, seat_nu
     return size
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _showdown(sst: SeatStates, order: npt.NDArray[np.int64], count: int, eligible: int,
               seats: Table, pot: Record) -> None:
     """Who contests the pot and who should win it (``audit.rules._pots.showdown``)."""
@@ -191,12 +191,12 @@ def _showdown(sst: SeatStates, order: npt.NDArray[np.int64], count: int, eligibl
     pot.best = top
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def write_pots(sst: SeatStates, order: npt.NDArray[np.int64], count: int,
                seat_numbers: Order, h: int, dead_money: int, seats: Table, pots: Table,
-               first: int) -> int:
+               first: int, levels: Order) -> int:
     """The main pot and side pots from each seat's chips in (``build_pots``); how many."""
-    levels = np.empty(count, dtype=np.int64)
+    # levels[:k]: the all-in levels, sorted, distinct (``levels`` is scratch space)
     k = 0
     top = 0
     any_contribution = False
@@ -206,13 +206,19 @@ def write_pots(sst: SeatStates, order: npt.NDArray[np.int64], count: int,
             top = s.total if not any_contribution else max(top, s.total)
             any_contribution = True
         if in_hand(sst, seat_numbers[i]) and s.all_in and s.total > 0:
-            levels[k] = s.total
+            j = k
+            while j > 0 and levels[j - 1] > s.total:
+                j -= 1
+            if j > 0 and levels[j - 1] == s.total:
+                continue
+            for m in range(k, j, -1):
+                levels[m] = levels[m - 1]
+            levels[j] = s.total
             k += 1
-    levels = np.unique(levels[:k])
     made = 0
     previous = 0
-    for c in range(levels.shape[0] + 1):
-        is_top = c == levels.shape[0]
+    for c in range(k + 1):
+        is_top = c == k
         if not is_top and levels[c] >= top:
             continue
         ceiling = top if is_top else levels[c]

@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from audit.facts.replay_betting import (
     can_bet,
@@ -35,6 +34,7 @@ from audit.facts.replay_state import (
     append,
     hand_after_draw,
     holds,
+    kernel,
 )
 from audit.facts.tables import SeatStatus
 from audit.fast.layout import (
@@ -91,12 +91,12 @@ _UNSEATED, _NOT_DEALT, _DEAD, _FOLDED, _IN_HAND = (
 Record = Any  # one numpy record: its fields are attributes in compiled code
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _is_turn_verb(verb: int) -> bool:
     return (verb in (V_CHECKS, V_OPENS, V_BETS, V_CALLS, V_RAISES, V_FOLDS))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _discard(lists: CardLists, lengths: Lengths, tmp: Cards, n: int, cards: Cards,
              start: int, count: int, drawn_start: int, drawn_count: int) -> None:
     """Discards and draws: a discard the seat did not hold is noted as a mismatch."""
@@ -110,7 +110,7 @@ def _discard(lists: CardLists, lengths: Lengths, tmp: Cards, n: int, cards: Card
     append(lists, lengths, n, DRAWN, cards, drawn_start, drawn_count)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _other(sst: SeatStates, rs: Record, events: IntArray, e: int, index: int, n: int,
            cards: Cards, lists: CardLists, lengths: Lengths, tmp: Cards) -> int:
     """A player's line that is not a bet: withdrawals, declarations, the draw, the end."""
@@ -147,7 +147,7 @@ def _other(sst: SeatStates, rs: Record, events: IntArray, e: int, index: int, n:
     return 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _dealer_or_floor(sst: SeatStates, rs: Record, events: IntArray, e: int, index: int,
                      n: int, cards: Cards, lists: CardLists, lengths: Lengths) -> int:
     """A dealer or floor line about seated seat ``n``."""
@@ -185,7 +185,7 @@ def _dealer_or_floor(sst: SeatStates, rs: Record, events: IntArray, e: int, inde
     return 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _effect(sst: SeatStates, rs: Record, order: npt.NDArray[np.int64], events: IntArray,
             e: int, index: int, n: int, cards: Cards, lists: CardLists, lengths: Lengths,
             tmp: Cards, street: int, unit: int) -> int:
@@ -225,7 +225,7 @@ def _effect(sst: SeatStates, rs: Record, order: npt.NDArray[np.int64], events: I
     return _other(sst, rs, events, e, index, n, cards, lists, lengths, tmp)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def apply_line(sst: SeatStates, rs: Record, order: npt.NDArray[np.int64], events: IntArray,
                e: int, index: int, cards: Cards, lists: CardLists, lengths: Lengths,
                tmp: Cards, row: Record) -> None:

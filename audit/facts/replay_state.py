@@ -15,6 +15,8 @@ takes the first match), so the compiled lists equal the reference's.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -40,7 +42,7 @@ SEAT_STATE = np.dtype([
     # a fold or dead ruling so far (seats_at_draw's "gone"), and as the draw began
     ("gone", B), ("gone_at_draw", B),
     ("short_at_draw", B), ("stake_at_draw", I8), ("bet_at_draw", I8),
-])
+], align=True)
 
 ROUND_STATE = np.dtype([
     ("street", I4), ("bet", I8), ("level", I8), ("multi", I8), ("ptr", I4),
@@ -48,13 +50,19 @@ ROUND_STATE = np.dtype([
     ("unit_after", I8), ("pot_open", B), ("opener", I4), ("original_opener", I4),
     ("opens_index", I4), ("opened_all_in", B), ("draw_index", I4), ("misdeal_index", I4),
     ("penalties", I8), ("count", I4), ("first_play", I4),
-])
+], align=True)
+
+#: The decorator of the replay's compiled functions that allocate nothing: numba's
+#: reference counting of the array arguments of a function it does not inline cost
+#: more than half of the replay's time, and these functions never own an array.
+_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+kernel = njit(**_OPTIONS)
 
 CardLists = npt.NDArray[np.int8]
 Lengths = npt.NDArray[np.int64]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def append(lists: CardLists, lengths: Lengths, n: int, kind: int,
            cards: npt.NDArray[np.int8], start: int, count: int) -> None:
     """Extend seat ``n``'s list ``kind`` with ``cards[start:start + count]``."""
@@ -64,7 +72,7 @@ def append(lists: CardLists, lengths: Lengths, n: int, kind: int,
     lengths[n, kind] = k + max(count, 0)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _remove(buf: npt.NDArray[np.int8], size: int, card: int) -> int:
     """Remove the first ``card`` of ``buf[:size]``; the new size (unchanged if absent)."""
     for i in range(size):
@@ -75,7 +83,7 @@ def _remove(buf: npt.NDArray[np.int8], size: int, card: int) -> int:
     return size
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def holds(buf: npt.NDArray[np.int8], size: int, card: int) -> bool:
     """``card in buf[:size]``."""
     for i in range(size):  # noqa: SIM110 (a plain loop compiles best)
@@ -84,13 +92,13 @@ def holds(buf: npt.NDArray[np.int8], size: int, card: int) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def known(buf: npt.NDArray[np.int8], size: int) -> bool:
     """No ``??`` in ``buf[:size]``."""
     return not holds(buf, size, UNKNOWN_CARD)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def hand_after_draw(lists: CardLists, lengths: Lengths, n: int,
                     out: npt.NDArray[np.int8]) -> int:
     """:meth:`SeatState.hand_after_draw` of seat ``n`` into ``out``; its length."""
@@ -110,7 +118,7 @@ def hand_after_draw(lists: CardLists, lengths: Lengths, n: int,
     return size
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def minus(buf: npt.NDArray[np.int8], size: int, lists: CardLists, lengths: Lengths, n: int,
           kind: int) -> int:
     """:func:`audit.replay.cards.minus` in place: ``buf[:size]`` less seat ``n``'s list

@@ -90,7 +90,7 @@ HAND = np.dtype([
     ("draw_index", I4),  # first line of the draw (or of AFTER DRAW if nobody drew)
     ("misdeal_index", I4), ("pot_total", I8), ("penalties", I8),
     ("first_play", I4),  # the first player line after the deal
-])
+], align=True)
 
 ACTION = np.dtype([
     # the line as the log gives it
@@ -108,7 +108,7 @@ ACTION = np.dtype([
     ("position", I1),  # the seat's place clockwise from left of the button, -1: unseated
     ("received_start", I4), ("received_count", I4),  # cards handed off the deck, draw on
     ("strength", I4),  # a shows line's cards
-])
+], align=True)
 
 SEAT = np.dtype([
     ("hand", I4), ("seat", I1), ("position", I1), ("player", I8), ("start_stack", I8),
@@ -128,13 +128,13 @@ SEAT = np.dtype([
     ("dealt_hand_start", I4), ("dealt_hand_count", I4),  # as the log proves it, -1: unknown
     ("final_start", I4), ("final_count", I4),
     ("dealt_strength", I4), ("final_strength", I4),
-])
+], align=True)
 
 POT = np.dtype([
     ("hand", I4), ("number", I4), ("amount", I8), ("eligible", I4), ("cap", I8),
     # the showdown for this pot (bit masks of seats)
     ("contenders", I4), ("winners", I4), ("unknown", I4), ("fouled", I4), ("best", I4),
-])
+], align=True)
 
 Table = npt.NDArray[np.void]
 
