@@ -1,6 +1,18 @@
 """The audit's facts: what replaying a batch of hands establishes, as typed tables.
 
 :mod:`audit.facts.tables` defines the tables; :mod:`audit.facts.replay` (compiled,
-from the flat arrays of :mod:`audit.fast.layout`) and :mod:`audit.facts.reference`
+from the flat arrays of :mod:`ingest.scan.layout`) and :mod:`audit.facts.reference`
 (the Python replay, from records) produce them, equal column for column.
 """
+
+from pathlib import Path
+
+from ingest.scan.cache import ensure_fresh
+
+#: The compiled modules here, and the files outside this folder whose constants or
+#: tables end up inside their compiled code.
+COMPILED = ("tables.py", "replay*.py")
+DEPENDENCIES = ("ingest/scan/layout.py", "schemas/records.py", "audit/fast/layout.py",
+                "audit/fast/evaluate.py", "audit/evaluator.py", "audit/profiles.py")
+
+ensure_fresh(Path(__file__).resolve().parent, COMPILED, DEPENDENCIES)

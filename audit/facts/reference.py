@@ -28,7 +28,13 @@ from audit.facts.tables import (
     SeatStatus,
     new_table,
 )
-from audit.fast.layout import (
+from audit.fast.layout import from_records
+from audit.profiles import Profile
+from audit.replay import Replay
+from audit.replay.cards import known
+from audit.rules._draw import first_seat_action, received, seats_at_draw
+from audit.rules._pots import showdown, strength
+from ingest.scan.layout import (
     CARD,
     E_ACTOR,
     E_ALL_IN,
@@ -64,13 +70,7 @@ from audit.fast.layout import (
     OPENERS_CODE,
     S_PLAYER_HASH,
     V,
-    from_records,
 )
-from audit.profiles import Profile
-from audit.replay import Replay
-from audit.replay.cards import known
-from audit.rules._draw import first_seat_action, received, seats_at_draw
-from audit.rules._pots import showdown, strength
 from schemas.records import Action, Actor, HandRecord, Verb
 
 _RULINGS = frozenset({Verb.FALSE_OPENERS, Verb.FOULED_HAND})

@@ -25,7 +25,9 @@ from audit.facts.replay_end import strength, write_pots, write_seats
 from audit.facts.replay_lines import apply_line
 from audit.facts.replay_state import KINDS, ROUND_STATE, SEAT_STATE, SLOTS, kernel
 from audit.facts.tables import ACTION, HAND, NOT_EVALUATED, POT, SEAT, Facts, Table, new_table
-from audit.fast.layout import (
+from audit.fast.layout import K_PROGRESSION_CYCLE, profile_knobs
+from audit.profiles import Profile
+from ingest.scan.layout import (
     E_ACTOR,
     E_ALL_IN,
     E_AMOUNT,
@@ -62,7 +64,6 @@ from audit.fast.layout import (
     H_STATUS,
     H_TABLE_HASH,
     H_TIME,
-    K_PROGRESSION_CYCLE,
     OPENERS_ABSENT,
     OPENERS_ANY,
     S_PLAYER_HASH,
@@ -77,9 +78,7 @@ from audit.fast.layout import (
     CardArray,
     HandArrays,
     IntArray,
-    profile_knobs,
 )
-from audit.profiles import Profile
 
 Record = Any  # one numpy record: its fields are attributes in compiled code
 

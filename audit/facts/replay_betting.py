@@ -17,7 +17,13 @@ import numpy as np
 import numpy.typing as npt
 
 from audit.facts.replay_state import kernel
-from audit.fast.layout import SEC_AFTER_DRAW, SEC_BEFORE_DRAW, SEC_DRAW, V_OPENS, V_RAISES
+from ingest.scan.layout import (
+    SEC_AFTER_DRAW,
+    SEC_BEFORE_DRAW,
+    SEC_DRAW,
+    V_OPENS,
+    V_RAISES,
+)
 
 SeatStates = Any  # a numpy record array of SEAT_STATE (attribute access in numba)
 Order = npt.NDArray[np.int64]

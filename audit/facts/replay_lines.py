@@ -37,7 +37,7 @@ from audit.facts.replay_state import (
     kernel,
 )
 from audit.facts.tables import SeatStatus
-from audit.fast.layout import (
+from ingest.scan.layout import (
     ACTOR_SEAT,
     E_ACTOR,
     E_ALL_IN,

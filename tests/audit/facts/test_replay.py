@@ -20,7 +20,11 @@ import pytest
 from audit.facts.reference import reference_facts
 from audit.facts.replay import replay_facts
 from audit.facts.tables import Facts
-from audit.fast.layout import (
+from audit.fast.layout import from_records
+from audit.profiles import Profile, load_profile
+from ingest.parser import parse_hand
+from ingest.reader import QuarantineItem, read_path
+from ingest.scan.layout import (
     E_CARDS_COUNT,
     E_CARDS_START,
     E_DRAWN_COUNT,
@@ -31,12 +35,8 @@ from audit.fast.layout import (
     H_SEAT_START,
     H_STATUS,
     HandArrays,
-    from_records,
 )
-from audit.fast.scan import scan
-from audit.profiles import Profile, load_profile
-from ingest.parser import parse_hand
-from ingest.reader import QuarantineItem, read_path
+from ingest.scan.scanner import scan
 from ingest.writer import write_hand
 from schemas.records import HandRecord
 from tests.audit.fast.corpus import corpus
