@@ -25,6 +25,7 @@ from audit.facts.tables import (
     SEAT,
     UNKNOWN,
     Facts,
+    Known,
     SeatStatus,
     new_table,
 )
@@ -32,7 +33,10 @@ from audit.fast.layout import from_records
 from audit.profiles import Profile
 from audit.replay import Replay
 from audit.replay.cards import known
+from audit.rule import HandContext
 from audit.rules._draw import first_seat_action, received, seats_at_draw
+from audit.rules._openers import Known as Answer
+from audit.rules._openers import had_openers, proof
 from audit.rules._pots import showdown, strength
 from ingest.scan.layout import (
     CARD,
@@ -74,6 +78,7 @@ from ingest.scan.layout import (
 from schemas.records import Action, Actor, HandRecord, Verb
 
 _RULINGS = frozenset({Verb.FALSE_OPENERS, Verb.FOULED_HAND})
+_KNOWN = {Answer.YES: Known.YES, Answer.NO: Known.NO, Answer.UNKNOWN: Known.UNKNOWN}
 
 
 def _strength(cards: Sequence[str] | None) -> int:
@@ -132,7 +137,7 @@ def reference_facts(records: Sequence[HandRecord], profile: Profile) -> Facts:
         replay = Replay(record)
         _hand(row, record, replay, profile)
         _actions(rows, replay)
-        _seats(seat_rows, replay, pool)
+        _seats(seat_rows, replay, pool, HandContext(record, profile, replay))
         found = _pots(h, replay)
         row["pot_count"] = len(found)
         pots.extend(found)
@@ -236,7 +241,7 @@ def _actions(rows: np.ndarray, replay: Replay) -> None:
             dead.add(a.seat)  # type: ignore[arg-type]  # seated, so not None
 
 
-def _seats(rows: np.ndarray, replay: Replay, pool: _Pool) -> None:
+def _seats(rows: np.ndarray, replay: Replay, pool: _Pool, ctx: HandContext) -> None:
     record = replay.record
     position = {n: i for i, n in enumerate(replay.order)}
     at_draw = set(seats_at_draw(replay))
@@ -266,6 +271,8 @@ def _seats(rows: np.ndarray, replay: Replay, pool: _Pool) -> None:
             row[f"{name}_start"], row[f"{name}_count"] = pool.add(cards)
         row["dealt_strength"] = _strength(replay.dealt_hand(n))
         row["final_strength"] = _strength(replay.final_hand(n))
+        row["had_openers"] = _KNOWN[had_openers(ctx, n)]
+        row["proof"] = _KNOWN[proof(ctx, n)]
 
 
 def _pots(h: int, replay: Replay) -> list[tuple[object, ...]]:

@@ -23,9 +23,10 @@ from numba import njit
 from audit.facts.replay_betting import enter
 from audit.facts.replay_end import strength, write_pots, write_seats
 from audit.facts.replay_lines import apply_line
+from audit.facts.replay_openers import write_openers
 from audit.facts.replay_state import KINDS, ROUND_STATE, SEAT_STATE, SLOTS, kernel
 from audit.facts.tables import ACTION, HAND, NOT_EVALUATED, POT, SEAT, Facts, Table, new_table
-from audit.fast.layout import K_PROGRESSION_CYCLE, profile_knobs
+from audit.fast.layout import K_BOBTAIL, K_PROGRESSION_CYCLE, profile_knobs
 from audit.profiles import Profile
 from ingest.scan.layout import (
     E_ACTOR,
@@ -204,6 +205,8 @@ def _replay_all(hands_in: IntArray, seats_in: IntArray, events: IntArray, cards:
     lists = np.zeros((SLOTS, KINDS, cap), dtype=np.int8)
     lengths = np.zeros((SLOTS, KINDS), dtype=np.int64)
     tmp = np.zeros(cap, dtype=np.int8)
+    work = np.zeros(cap + 5, dtype=np.int8)
+    combo = np.zeros(5, dtype=np.int64)
     order = np.zeros(SLOTS, dtype=np.int64)
     numbers = np.zeros(SLOTS, dtype=np.int64)
     levels = np.zeros(SLOTS, dtype=np.int64)
@@ -250,6 +253,7 @@ def _replay_all(hands_in: IntArray, seats_in: IntArray, events: IntArray, cards:
         row.pot_total = put_in
         size = write_seats(sst, rs, hand[H_SEAT_START], seated, numbers, seats, actions, start,
                            cards, lists, lengths, pool, size, tmp)
+        write_openers(pool, row, seats, actions, knobs[K_BOBTAIL] != 0, tmp, work, combo)
         row.pot_count = write_pots(sst, order, seated, numbers, h,
                                    hand[H_CARRIED] + rs.penalties, seats, pots, made, levels)
         made += row.pot_count

@@ -128,6 +128,9 @@ SEAT = np.dtype([
     ("dealt_hand_start", I4), ("dealt_hand_count", I4),  # as the log proves it, -1: unknown
     ("final_start", I4), ("final_count", I4),
     ("dealt_strength", I4), ("final_strength", I4),
+    # openers under the deal's minimum and the house's bobtail rule (Known)
+    ("had_openers", I1),  # the cards dealt were openers (or a valid proof shows them)
+    ("proof", I1),  # the seat showed openers (shows openers, or its shown hand proves them)
 ], align=True)
 
 POT = np.dtype([

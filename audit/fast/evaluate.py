@@ -252,17 +252,17 @@ def is_bobtail4(c0: int, c1: int, c2: int, c3: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def _has_bobtail5(c: npt.NDArray[np.int64]) -> bool:
+def _has_bobtail5(c0: int, c1: int, c2: int, c3: int, c4: int) -> bool:
     """Whether some four of five cards are a bobtail (``_bobtail_cards`` is not None)."""
-    return (is_bobtail4(c[1], c[2], c[3], c[4]) or is_bobtail4(c[0], c[2], c[3], c[4])
-            or is_bobtail4(c[0], c[1], c[3], c[4]) or is_bobtail4(c[0], c[1], c[2], c[4])
-            or is_bobtail4(c[0], c[1], c[2], c[3]))
+    return (is_bobtail4(c1, c2, c3, c4) or is_bobtail4(c0, c2, c3, c4)
+            or is_bobtail4(c0, c1, c3, c4) or is_bobtail4(c0, c1, c2, c4)
+            or is_bobtail4(c0, c1, c2, c3))
 
 
 @njit(cache=True, nogil=True)
-def _openers5(c: npt.NDArray[np.int64], minimum: int, bobtail: bool) -> int:
-    """``is_openers`` of five codes, for a valid minimum other than ANY."""
-    strength = strength5(c[0], c[1], c[2], c[3], c[4])
+def openers5(c0: int, c1: int, c2: int, c3: int, c4: int, minimum: int, bobtail: bool) -> int:
+    """``is_openers`` of five codes, for a valid minimum other than ANY (no allocation)."""
+    strength = strength5(c0, c1, c2, c3, c4)
     if strength < 0:
         return -1
     level = strength >> CATEGORY_SHIFT
@@ -270,9 +270,15 @@ def _openers5(c: npt.NDArray[np.int64], minimum: int, bobtail: bool) -> int:
         return 1
     if level == LEVEL_ONE_PAIR and leading_rank_code(strength) >= minimum:
         return 1
-    if bobtail and _has_bobtail5(c):
+    if bobtail and _has_bobtail5(c0, c1, c2, c3, c4):
         return 1
     return 0
+
+
+@njit(cache=True, nogil=True)
+def _openers5(c: npt.NDArray[np.int64], minimum: int, bobtail: bool) -> int:
+    """:func:`openers5` of an array of five codes."""
+    return openers5(c[0], c[1], c[2], c[3], c[4], minimum, bobtail)
 
 
 @njit(cache=True, nogil=True)
@@ -289,10 +295,8 @@ def is_openers(cards: npt.NDArray[np.int8], start: int, count: int, minimum: int
         return 1
     if count != 5:
         return -1
-    c = np.empty(5, dtype=np.int64)
-    for i in range(5):
-        c[i] = cards[start + i]
-    return _openers5(c, minimum, bobtail)
+    return openers5(int(cards[start]), int(cards[start + 1]), int(cards[start + 2]),
+                    int(cards[start + 3]), int(cards[start + 4]), minimum, bobtail)
 
 
 @njit(cache=True, nogil=True)
@@ -311,16 +315,18 @@ def holds_openers(cards: npt.NDArray[np.int8], start: int, count: int, minimum: 
         return -1
     if count == 5:
         return is_openers(cards, start, count, minimum, bobtail)
-    counts = np.zeros(_ACE + 1, dtype=np.int64)
+    # Four bits of count per rank (at most four cards here): no array to allocate.
+    counts = 0
     for i in range(start, start + count):
         c = int(cards[i])
-        counts[_ACE if c == JOKER else c >> 2] += 1  # the joker pairs only as an ace
+        counts += 1 << (4 * (_ACE if c == JOKER else c >> 2))  # the joker pairs as an ace
     pairs = 0
     highest_pair = -1
     for rank in range(_ACE + 1):
-        if counts[rank] >= 3:
+        n = (counts >> (4 * rank)) & 15
+        if n >= 3:
             return 1
-        if counts[rank] == 2:
+        if n == 2:
             pairs += 1
             highest_pair = rank
     if pairs >= 2 or (pairs == 1 and highest_pair >= minimum):
