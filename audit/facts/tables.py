@@ -38,6 +38,7 @@ means none; an amount of -1 means the log gave none; a card range with count -1 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -184,3 +185,26 @@ def card_list(cards: CardArray, start: int, count: int) -> tuple[int, ...] | Non
 def seats_of(mask: int) -> tuple[int, ...]:
     """The seat numbers of a bit mask, in increasing order."""
     return tuple(n for n in range(1, 11) if mask >> n & 1)
+
+
+def take(facts: Facts, hands: Sequence[int]) -> Facts:
+    """The facts of some hands (rows of ``facts.hands``, in the order given).
+
+    Seat, action and pot rows follow their hands and are renumbered; the card array is
+    shared as it is (card ranges keep their positions).
+    """
+    picked = np.asarray(hands, dtype=np.int64)
+    out_hands = facts.hands[picked].copy()
+    parts: dict[str, list[Table]] = {"actions": [], "seats": [], "pots": []}
+    starts = {"actions": "action", "seats": "seat", "pots": "pot"}
+    for name, prefix in starts.items():
+        table = getattr(facts, name)
+        first, count = out_hands[f"{prefix}_start"], out_hands[f"{prefix}_count"]
+        rows = [np.arange(f, f + c) for f, c in zip(first.tolist(), count.tolist(), strict=True)]
+        index = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+        part = table[index].copy()
+        part["hand"] = np.repeat(np.arange(len(picked)), count)
+        parts[name].append(part)
+        out_hands[f"{prefix}_start"] = np.cumsum(count) - count
+    return Facts(out_hands, parts["actions"][0], parts["seats"][0], parts["pots"][0],
+                 facts.cards)

@@ -1,0 +1,86 @@
+"""Run the hand rules over a batch's fact tables; one result per hand with anything.
+
+Each rule checks the whole batch at once. A rule that raises is run again hand by
+hand, so its bug is reported on the hands it breaks on (as an internal error, also
+unverifiable) and every other hand is still checked. Where rules.md makes one
+finding the special case of another, :func:`audit.engine.suppress` keeps the special one.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Sequence
+
+from audit.engine import AuditResult, suppress
+from audit.facts.context import Batch, Result
+from audit.facts.labels import Labels
+from audit.facts.rule import Rule
+from audit.facts.tables import take
+from schemas.findings import Finding
+
+
+class _Picked:
+    """The labels of some hands of a batch, by their row in the picked facts."""
+
+    def __init__(self, labels: Labels, hands: Sequence[int]) -> None:
+        self.inner, self.hands = labels, hands
+
+    def hand_id(self, hand: int) -> str:
+        return self.inner.hand_id(self.hands[hand])
+
+    def table_id(self, hand: int) -> str:
+        return self.inner.table_id(self.hands[hand])
+
+    def player_id(self, hand: int, seat: int) -> str:
+        return self.inner.player_id(self.hands[hand], seat)
+
+    def reading(self, hand: int, index: int) -> str | None:
+        return self.inner.reading(self.hands[hand], index)
+
+    def result_line(self, hand: int) -> int:
+        return self.inner.result_line(self.hands[hand])
+
+
+def _error(ctx: Batch, rule: Rule, hand: int, exc: Exception) -> Result:
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    return ctx.unverifiable(hand, f"internal error in {rule.code}: {type(exc).__name__}: "
+                                  f"{exc} ({where.filename}:{where.lineno})")
+
+
+def _hand_by_hand(ctx: Batch, rule: Rule) -> list[tuple[Result, bool]]:
+    """The rule on each hand alone: (result, is an internal error)."""
+    out: list[tuple[Result, bool]] = []
+    for hand in range(len(ctx)):
+        one = Batch(take(ctx.facts, [hand]), ctx.profile, _Picked(ctx.labels, [hand]))
+        one.rule = rule
+        try:
+            out.extend(((hand, r), False) for _, r in rule.check(one))
+        except Exception as exc:  # a rule bug must not stop the audit of everything else
+            out.append((_error(ctx, rule, hand, exc), True))
+    return out
+
+
+def run_rules(ctx: Batch, rules: Sequence[Rule]) -> dict[int, AuditResult]:
+    """Every rule on every hand of ``ctx``: results by hand row, rule order within a hand."""
+    results: dict[int, AuditResult] = {}
+    for rule in rules:
+        ctx.rule = rule
+        try:
+            found = [(r, False) for r in rule.check(ctx)]
+        except Exception:
+            found = _hand_by_hand(ctx, rule)
+        for (hand, result), error in found:
+            out = results.get(hand)
+            if out is None:
+                out = results[hand] = AuditResult(result.hand_id, result.table_id)
+            if isinstance(result, Finding):
+                out.findings.append(result)
+            else:
+                out.unverifiable.append(result)
+                if error:
+                    out.errors.append(result)
+    for out in results.values():
+        if len(out.findings) > 1:
+            out.findings = suppress(out.findings)
+    return results
+
