@@ -47,6 +47,24 @@ def cards_text(cards: Iterable[str]) -> str:
     return "[" + " ".join(cards) + "]"
 
 
+def spread(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArray]:
+    """The positions of many ranges at once: (which range, position) for every element."""
+    counts = np.maximum(counts, 0)
+    owner = np.repeat(np.arange(len(counts)), counts)
+    offsets = np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts)
+    return owner, np.repeat(starts, counts) + offsets
+
+
+def card_masks(cards: npt.NDArray[np.int8], starts: IntArray, counts: IntArray
+               ) -> npt.NDArray[np.uint64]:
+    """One bit per card (bit = code, 0..53: ``??`` is bit 53) of each range, OR-ed."""
+    owner, positions = spread(starts, counts)
+    bits = np.left_shift(np.uint64(1), cards[positions].astype(np.uint64))
+    masks = np.zeros(len(counts), dtype=np.uint64)
+    np.bitwise_or.at(masks, owner, bits)
+    return masks
+
+
 class Columns:
     """A fact table as contiguous columns, each copied out of the records on first use.
 

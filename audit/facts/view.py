@@ -1,0 +1,170 @@
+"""One hand of a batch, line by line, for a rule that must be procedural on it.
+
+A rule states what it can over the columns of the whole batch; where the rule
+follows a hand's lines in order (a deck of cards, a seat's discards, the draw's
+rotation), it picks the few candidate hands with the columns and reads each one
+through a :class:`HandView`: its lines as :class:`Line` objects (the line's words
+as enums and card names, and the replay's state before it), its seats by number
+as :class:`SeatView` objects (their final state and card lists), in clockwise order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from audit.facts.context import Batch
+from ingest.scan.layout import ACTOR_CODE, SECTION_ORDER, VERBS
+from schemas.records import Actor, Section, Verb
+
+_ACTORS = {code: actor for actor, code in ACTOR_CODE.items()}
+_POSITION = {s: i for i, s in enumerate(SECTION_ORDER)}
+_DRAW = _POSITION[Section.DRAW]
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the hand: what it says, and the replay's state just before it."""
+
+    row: int  # its row in the batch's actions table
+    index: int
+    line: int
+    section: Section
+    actor: Actor
+    verb: Verb
+    seat: int | None
+    amount: int | None
+    to_amount: int | None
+    all_in: bool
+    side_pot: int
+    cards: tuple[str, ...] | None
+    drawn: tuple[str, ...] | None
+    # the replay before the line
+    in_hand: bool
+    pot_open: bool
+    opener: int | None
+    street: int
+    chips: int
+    current_bet: int
+    bet_after: int
+    stake: int
+    round_start: int
+    #: Cards the line hands its seat off the deck in the draw or later.
+    received: tuple[str, ...]
+
+    @property
+    def before_draw(self) -> bool:
+        """The line is in a section before DRAW."""
+        return _POSITION[self.section] < _DRAW
+
+    @property
+    def after_draw(self) -> bool:
+        """The line is in a section after DRAW."""
+        return _POSITION[self.section] > _DRAW
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat at the end of the hand, with its cards (names)."""
+
+    row: int
+    seat: int
+    stack: int  # the header's stack, before the antes
+    dealt_in: bool
+    folded: bool
+    dead: bool
+    all_in: bool
+    mucked: bool
+    split_openers: bool
+    ante: int
+    total: int
+    penalties: int
+    collected: int
+    at_draw: bool
+    dealt: tuple[str, ...]
+    discards: tuple[str, ...]
+    drawn: tuple[str, ...]
+    fifth: tuple[str, ...]
+    shown: tuple[str, ...] | None
+    dealt_hand: tuple[str, ...] | None
+    final: tuple[str, ...] | None
+
+    @property
+    def in_hand(self) -> bool:
+        """Dealt in, not folded, not ruled dead."""
+        return self.dealt_in and not self.folded and not self.dead
+
+    @property
+    def live(self) -> bool:
+        """A live hand at the showdown: in the hand and not mucked."""
+        return self.in_hand and not self.mucked
+
+
+class HandView:
+    """Hand row ``hand`` of a batch, read line by line (see the module docstring)."""
+
+    def __init__(self, ctx: Batch, hand: int) -> None:
+        self.ctx = ctx
+        self.hand = hand
+        self.row = ctx.hand(hand)
+
+    @cached_property
+    def lines(self) -> list[Line]:
+        """Every line of the hand, in log order."""
+        ctx = self.ctx
+        first = self.row.action_start
+        out = []
+        for r in range(first, first + self.row.action_count):
+            a = ctx.action(r)
+            out.append(Line(
+                r, a.index, a.line, SECTION_ORDER[a.section], _ACTORS[a.actor], VERBS[a.verb],
+                a.seat or None, None if a.amount < 0 else a.amount,
+                None if a.to_amount < 0 else a.to_amount, a.says_all_in, a.side_pot,
+                ctx.cards(a.cards_start, a.cards_count), ctx.cards(a.drawn_start, a.drawn_count),
+                a.in_hand, a.pot_open, a.opener or None, a.street, a.chips, a.current_bet,
+                a.bet_after, a.stake, a.round_start,
+                ctx.cards(a.received_start, a.received_count) or (),
+            ))
+        return out
+
+    @cached_property
+    def seats(self) -> dict[int, SeatView]:
+        """The seated seats by number (header order)."""
+        ctx = self.ctx
+        out = {}
+        first = self.row.seat_start
+        for r in range(first, first + self.row.seat_count):
+            s = ctx.seat(r)
+            shown = None
+            if s.shown_index >= 0:
+                shown = self.lines[s.shown_index].cards or ()
+            out[s.seat] = SeatView(
+                r, s.seat, s.start_stack, s.dealt_in, s.folded, s.dead, s.all_in, s.mucked,
+                s.split_openers, s.ante, s.total, s.penalties, s.collected, s.at_draw,
+                ctx.cards(s.dealt_start, s.dealt_count) or (),
+                ctx.cards(s.discards_start, s.discards_count) or (),
+                ctx.cards(s.drawn_start, s.drawn_count) or (),
+                ctx.cards(s.fifth_start, s.fifth_count) or (), shown,
+                ctx.cards(s.dealt_hand_start, s.dealt_hand_count),
+                ctx.cards(s.final_start, s.final_count),
+            )
+        return out
+
+    @cached_property
+    def order(self) -> list[int]:
+        """The seated seats clockwise from the first left of the button."""
+        position = self.ctx.seats.position
+        return [n for _, n in sorted((int(position[s.row]), n) for n, s in self.seats.items())]
+
+    def seat(self, number: int | None) -> SeatView | None:
+        """Seat ``number``'s state (None if not seated)."""
+        return self.seats.get(number) if number is not None else None
+
+    def lines_of(self, *verbs: Verb) -> list[Line]:
+        """The lines with any of ``verbs``, in log order."""
+        return [a for a in self.lines if a.verb in verbs]
+
+    @property
+    def result_line(self) -> int:
+        """The RESULT ``Pot`` line."""
+        return self.ctx.labels.result_line(self.hand)
