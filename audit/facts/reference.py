@@ -30,9 +30,10 @@ from audit.facts.tables import (
     new_table,
 )
 from audit.fast.layout import from_records
+from audit.openers_test import holds_openers
 from audit.profiles import Profile
 from audit.replay import Replay
-from audit.replay.cards import known
+from audit.replay.cards import known, minus
 from audit.rule import HandContext
 from audit.rules._draw import first_seat_action, received, seats_at_draw
 from audit.rules._openers import Known as Answer
@@ -273,6 +274,29 @@ def _seats(rows: np.ndarray, replay: Replay, pool: _Pool, ctx: HandContext) -> N
         row["final_strength"] = _strength(replay.final_hand(n))
         row["had_openers"] = _KNOWN[had_openers(ctx, n)]
         row["proof"] = _KNOWN[proof(ctx, n)]
+        row["kept_openers"] = _kept_openers(ctx, n)
+
+
+def _holds(cards: Sequence[str], ctx: HandContext) -> Known:
+    try:
+        held = holds_openers(cards, ctx.openers_required, bobtail=ctx.profile.bobtail)
+    except ValueError:
+        return Known.UNKNOWN
+    return Known.YES if held else Known.NO
+
+
+def _kept_openers(ctx: HandContext, n: int) -> Known:
+    """Do the cards seat ``n`` kept through the draw hold openers (R-JB 10)?"""
+    state = ctx.replay.seats[n]
+    if state.shown is not None:
+        kept = minus(state.shown, (*state.drawn, *state.fifth))
+        if kept is not None and known(kept) and _holds(kept, ctx) is Known.YES:
+            return Known.YES
+    dealt = ctx.replay.dealt_hand(n)
+    if dealt is None or not known(state.discards):
+        return Known.UNKNOWN
+    rest = minus(dealt, state.discards)
+    return Known.UNKNOWN if rest is None else _holds(rest, ctx)
 
 
 def _pots(h: int, replay: Replay) -> list[tuple[object, ...]]:

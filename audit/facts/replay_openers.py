@@ -173,6 +173,36 @@ def _openers_in(pool: Cards, start: int, count: int, minimum: int, bobtail: bool
 
 
 @kernel
+def kept_openers(pool: Cards, actions: Table, first: int, seat: Record, minimum: int,
+                 bobtail: bool, kept: Cards) -> int:
+    """Do the cards the seat kept through the draw hold openers (R-JB 10): a ``Known``.
+
+    YES when its shown hand less the cards it drew is known and holds openers; else
+    from the cards dealt less the discards (every discard among them); UNKNOWN when
+    neither can be read.
+    """
+    if seat.shown_index >= 0:
+        shown = actions[first + seat.shown_index]
+        size = _copy(kept, 0, pool, shown.cards_start, shown.cards_count)
+        size = _minus(kept, size, pool, seat.drawn_start, seat.drawn_count)
+        if size >= 0:
+            size = _minus(kept, size, pool, seat.fifth_start, seat.fifth_count)
+        if size >= 0 and _known(kept, size) and _valid_openers(kept, size, minimum, bobtail):
+            return _YES
+    if seat.dealt_hand_count < 0:
+        return _UNKNOWN
+    size = _copy(kept, 0, pool, seat.discards_start, seat.discards_count)
+    if not _known(kept, size):
+        return _UNKNOWN
+    size = _copy(kept, 0, pool, seat.dealt_hand_start, seat.dealt_hand_count)
+    size = _minus(kept, size, pool, seat.discards_start, seat.discards_count)
+    if size < 0:
+        return _UNKNOWN
+    held = holds_openers(kept, 0, size, minimum, bobtail)
+    return _UNKNOWN if held < 0 else _YES if held == 1 else _NO
+
+
+@kernel
 def write_openers(pool: Cards, hand: Record, seats: Table, actions: Table, bobtail: bool,
                   kept: Cards, work: Cards, index: npt.NDArray[np.int64]) -> None:
     """Fill ``had_openers`` and ``proof`` of the hand's seats."""
@@ -189,3 +219,4 @@ def write_openers(pool: Cards, hand: Record, seats: Table, actions: Table, bobta
             seat.had_openers = _UNKNOWN if held < 0 else _YES if held == 1 else _NO
         else:
             seat.had_openers = _YES if shown == _YES else _UNKNOWN
+        seat.kept_openers = kept_openers(pool, actions, first, seat, minimum, bobtail, kept)

@@ -132,6 +132,7 @@ SEAT = np.dtype([
     # openers under the deal's minimum and the house's bobtail rule (Known)
     ("had_openers", I1),  # the cards dealt were openers (or a valid proof shows them)
     ("proof", I1),  # the seat showed openers (shows openers, or its shown hand proves them)
+    ("kept_openers", I1),  # the cards it kept through the draw hold openers (R-JB 10)
 ], align=True)
 
 POT = np.dtype([
