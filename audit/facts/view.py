@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from audit.facts.context import Batch
+from audit.facts.tables import Known
 from ingest.scan.layout import ACTOR_CODE, SECTION_ORDER, VERBS
 from schemas.records import Actor, Section, Verb
 
@@ -88,6 +89,9 @@ class SeatView:
     shown: tuple[str, ...] | None
     dealt_hand: tuple[str, ...] | None
     final: tuple[str, ...] | None
+    had_openers: Known
+    proof: Known
+    kept_openers: Known
 
     @property
     def in_hand(self) -> bool:
@@ -147,6 +151,7 @@ class HandView:
                 ctx.cards(s.fifth_start, s.fifth_count) or (), shown,
                 ctx.cards(s.dealt_hand_start, s.dealt_hand_count),
                 ctx.cards(s.final_start, s.final_count),
+                Known(s.had_openers), Known(s.proof), Known(s.kept_openers),
             )
         return out
 
@@ -155,6 +160,31 @@ class HandView:
         """The seated seats clockwise from the first left of the button."""
         position = self.ctx.seats.position
         return [n for _, n in sorted((int(position[s.row]), n) for n, s in self.seats.items())]
+
+    @cached_property
+    def _moves(self) -> list[tuple[int | None, int, bool]]:
+        # Per line: its seat, the chips it moved into the pot (a penalty is dead money,
+        # not the seat's), and whether it is an ante (:class:`audit.replay.state.StepHistory`).
+        return [(a.seat, 0 if a.verb is Verb.PENALTY else a.chips, a.verb is Verb.ANTES)
+                for a in self.lines]
+
+    def _sums(self, start: int, stop: int, with_antes: bool) -> dict[int, int]:
+        out = dict.fromkeys(self.seats, 0)
+        for seat, chips, ante in self._moves[start:stop]:
+            if chips and seat is not None and seat in out and (with_antes or not ante):
+                out[seat] += chips
+        return out
+
+    def totals(self, index: int) -> dict[int, int]:
+        """Every seat's chips in the pot before line ``index`` (:attr:`Step.totals`)."""
+        return self._sums(0, index, with_antes=True)
+
+    def stakes(self, index: int) -> dict[int, int]:
+        """Every seat's chips in the betting round before line ``index`` (``Step.stakes``)."""
+        start = self.lines[index].round_start
+        if start < 0:
+            return dict.fromkeys(self.seats, 0)
+        return self._sums(start, index, with_antes=False)
 
     def seat(self, number: int | None) -> SeatView | None:
         """Seat ``number``'s state (None if not seated)."""

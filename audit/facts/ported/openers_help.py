@@ -1,0 +1,197 @@
+"""Shared questions of the O rules over a hand view (scratch: audit/rules/_openers.py ported)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from audit.evaluator import describe
+from audit.facts.context import cards_text
+from audit.facts.tables import Known
+from audit.facts.view import HandView, Line
+from audit.profiles import FalseOpenerStyle, Profile
+from ingest.scan.layout import OPENERS_CODE
+from schemas.records import SECTION_ORDER, Actor, Openers, Section, Verb
+
+OPENERS = {code: openers for openers, code in OPENERS_CODE.items()}
+_POSITION = {s: i for i, s in enumerate(SECTION_ORDER)}
+_BEFORE = _POSITION[Section.BEFORE_DRAW]
+_TURN = frozenset({Verb.CHECKS, Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES, Verb.FOLDS})
+_DEAD_RULINGS = frozenset({Verb.FALSE_OPENERS, Verb.FOULED_HAND})
+_GONE = _DEAD_RULINGS | {Verb.FOLDS}
+
+
+def required(view: HandView) -> Openers:
+    """The deal's minimum openers."""
+    return OPENERS[view.row.required]
+
+
+def after_before_draw(a: Line) -> bool:
+    return _POSITION[a.section] > _BEFORE
+
+
+def declarations(view: HandView) -> list[tuple[int, int]]:
+    """(index, seat) of every ``declares openers`` of a seated seat."""
+    return [(a.index, a.seat) for a in view.lines_of(Verb.DECLARES_OPENERS)
+            if a.actor is Actor.SEAT and a.seat in view.seats]
+
+
+def false_openers(view: HandView) -> list[tuple[int, int]]:
+    """(index, seat) of every ``Floor: Seat N false openers`` on a seated seat."""
+    return [(a.index, a.seat) for a in view.lines_of(Verb.FALSE_OPENERS)
+            if a.seat in view.seats]
+
+
+def collections(view: HandView) -> list[tuple[int, int, int, int]]:
+    """(index, seat, amount, pot) of every ``collects`` of a seated seat."""
+    return [(a.index, a.seat, a.amount or 0, a.side_pot or 0)
+            for a in view.lines_of(Verb.COLLECTS)
+            if a.actor is Actor.SEAT and a.seat in view.seats]
+
+
+def openers_shown(view: HandView, seat: int) -> list[list[str]]:
+    """The cards of the seat's ``shows openers`` lines, in order."""
+    return [list(a.cards or ()) for a in view.lines_of(Verb.SHOWS_OPENERS)
+            if a.actor is Actor.SEAT and a.seat == seat]
+
+
+def opening_lines(view: HandView) -> list[tuple[int, int]]:
+    """(index, seat) of the pot's opening line and of every ``declares openers``."""
+    out = []
+    if view.row.opens_index >= 0 and view.row.original_opener:
+        out.append((view.row.opens_index, view.row.original_opener))
+    out.extend(declarations(view))
+    return out
+
+
+def ruled_false_after(view: HandView, seat: int, index: int) -> int | None:
+    return next((i for i, s in false_openers(view) if s == seat and i > index), None)
+
+
+def dealt_text(view: HandView, seat: int) -> str:
+    """The seat's dealt cards and their reading, for messages."""
+    dealt = view.seats[seat].dealt_hand
+    if dealt is None:
+        return "unknown cards"
+    try:
+        return f"{cards_text(dealt)} ({describe(dealt)})"
+    except ValueError:
+        return cards_text(dealt)
+
+
+def passed_before_open(view: HandView, seat: int) -> bool:
+    """The seat checked (passed) before the pot was opened."""
+    return any(a.verb is Verb.CHECKS and a.seat == seat and not a.pot_open and a.street
+               for a in view.lines)
+
+
+def before_draw_complete(view: HandView) -> int:
+    """The first line index from which the action before the draw is complete."""
+    lines = view.lines
+    out = len(lines)
+    acted: set[int] = set()
+    gone: set[int] = set()
+    all_in: set[int] = set()
+    first = True
+    stacks = {n: s.stack for n, s in view.seats.items()}
+    dealt_in = {n for n, s in view.seats.items() if s.dealt_in}
+    for a in lines:
+        if after_before_draw(a):
+            return a.index
+        if a.all_in and a.seat is not None:
+            all_in.add(a.seat)
+        if a.section is not Section.BEFORE_DRAW:
+            continue
+        totals = view.totals(a.index)
+        if first:
+            first = False
+            all_in |= {n for n in dealt_in if stacks.get(n, 0) - totals.get(n, 0) <= 0}
+        if a.verb in _DEAD_RULINGS and a.seat is not None:
+            gone.add(a.seat)
+        if a.actor is not Actor.SEAT or a.verb not in _TURN or a.seat is None:
+            continue
+        if a.verb is Verb.FOLDS:
+            gone.add(a.seat)
+        if a.bet_after > a.current_bet:
+            acted = set()
+        acted.add(a.seat)
+        if stacks.get(a.seat, 0) - totals.get(a.seat, 0) - a.chips <= 0:
+            all_in.add(a.seat)
+        if not (a.pot_open or a.bet_after > 0):
+            continue
+        stakes, seat, chips, bet = view.stakes(a.index), a.seat, a.chips, a.bet_after
+        if not any(
+            n not in acted or stakes.get(n, 0) + (chips if n == seat else 0) < bet
+            for n in dealt_in - gone - all_in
+        ):
+            return a.index + 1
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class PotQuestion:
+    """The opener's hand ruled dead before the draw, and what the pot had to do."""
+
+    ruling: int
+    seat: int
+    false_opener: bool
+    must_play: tuple[str, ...]
+    others_in: tuple[int, ...]
+    declarations: tuple[tuple[int, int], ...]
+    killed_line: int | None
+    plays_line: int | None
+    killed: bool
+    played_at: int | None
+
+
+def pot_question(view: HandView) -> PotQuestion | None:
+    """The first ruling, before the draw, that the opener's hand is dead (None if none)."""
+    lines = view.lines
+    ruling = next((a for a in lines if a.verb in _DEAD_RULINGS
+                   and a.section is Section.BEFORE_DRAW and a.opener is not None
+                   and a.seat == a.opener), None)
+    if ruling is None:
+        return None
+    r, seat = ruling.index, ruling.opener
+    assert seat is not None
+    opens = view.row.opens_index
+    since_open = [a for a in lines[(opens if opens >= 0 else 0):r]
+                  if a.section is Section.BEFORE_DRAW and a.seat != seat
+                  and a.actor is Actor.SEAT]
+    reasons = []
+    raisers = sorted({a.seat for a in since_open if a.verb is Verb.RAISES and a.seat})
+    if raisers:
+        reasons.append("seat " + ", ".join(map(str, raisers)) + " raised")
+    callers = sorted({a.seat for a in since_open if a.verb is Verb.CALLS and a.seat})
+    if len(callers) >= 2:
+        reasons.append(f"{len(callers)} seats called the opening bet")
+    if before_draw_complete(view) <= r:
+        reasons.append("the action before the draw was complete")
+    out = {a.seat for a in lines[:r] if a.verb in _GONE and a.seat is not None}
+    others_in = tuple(n for n in view.order
+                      if n != seat and n not in out and view.seats[n].dealt_in)
+    later = lines[r + 1:]
+    killed_line = next((a.index for a in later if a.verb is Verb.POT_KILLED), None)
+    plays_line = next((a.index for a in later if a.verb is Verb.POT_PLAYS), None)
+    played_at = next(
+        (a.index for a in later
+         if a.verb is Verb.COLLECTS
+         or (after_before_draw(a) and a.actor is Actor.SEAT
+             and a.verb is not Verb.SHOWS_OPENERS)),
+        None,
+    )
+    passed_out = view.row.carried_out >= 0
+    killed = killed_line is not None or (plays_line is None and passed_out)
+    return PotQuestion(
+        ruling=r, seat=seat, false_opener=ruling.verb is Verb.FALSE_OPENERS,
+        must_play=tuple(reasons), others_in=others_in,
+        declarations=tuple((i, s) for i, s in declarations(view) if i > r),
+        killed_line=killed_line, plays_line=plays_line, killed=killed, played_at=played_at,
+    )
+
+
+def ineligible(view: HandView, profile: Profile, seat: int) -> Known:
+    """Whether ``seat`` may not declare after a false opener: it passed with openers."""
+    if (profile.false_opener is not FalseOpenerStyle.DEAD_HAND_REFUND
+            or profile.passed_openers_may_declare or not passed_before_open(view, seat)):
+        return Known.NO
+    return view.seats[seat].had_openers
