@@ -162,6 +162,16 @@ class Batch:
         """Per hand: the openers rules apply (a minimum other than ANY, no misdeal)."""
         return (self.hands.required != OPENERS_ANY) & (self.hands.misdeal_index < 0)
 
+    @cached_property
+    def _seat_rows(self) -> IntArray:
+        rows = np.full(len(self) * 16, -1, dtype=np.int64)
+        rows[self.seats.hand.astype(np.int64) * 16 + self.seats.seat] = np.arange(len(self.seats))
+        return rows
+
+    def seat_rows(self, hands: IntArray, seats: IntArray) -> IntArray:
+        """The seats-table rows of many (hand, seat number) pairs (-1: not seated)."""
+        return self._seat_rows[hands.astype(np.int64) * 16 + seats]
+
     def seat_row(self, hand: int, seat: int) -> int:
         """The seats-table row of seat number ``seat`` in ``hand``; -1 if not seated."""
         first = int(self.hands.seat_start[hand])
