@@ -183,6 +183,11 @@ class Batch:
         """The actions-table row of the hand's line ``index``."""
         return int(self.hands.action_start[hand]) + index
 
+    @cached_property
+    def card_names(self) -> list[str]:
+        """The facts' card array as names (``"Ah"``, ``"??"``), decoded once."""
+        return [CARD_CODES[c] for c in self.facts.cards.tolist()]
+
     def cards(self, start: int, count: int) -> tuple[str, ...] | None:
         """The cards of a range of the facts' card array (None for a count of -1)."""
         if count < 0:

@@ -115,21 +115,34 @@ class HandView:
     @cached_property
     def lines(self) -> list[Line]:
         """Every line of the hand, in log order."""
-        ctx = self.ctx
+        a = self.ctx.actions
         first = self.row.action_start
-        out = []
-        for r in range(first, first + self.row.action_count):
-            a = ctx.action(r)
-            out.append(Line(
-                r, a.index, a.line, SECTION_ORDER[a.section], _ACTORS[a.actor], VERBS[a.verb],
-                a.seat or None, None if a.amount < 0 else a.amount,
-                None if a.to_amount < 0 else a.to_amount, a.says_all_in, a.side_pot,
-                ctx.cards(a.cards_start, a.cards_count), ctx.cards(a.drawn_start, a.drawn_count),
-                a.in_hand, a.pot_open, a.opener or None, a.street, a.chips, a.current_bet,
-                a.bet_after, a.stake, a.round_start,
-                ctx.cards(a.received_start, a.received_count) or (),
-            ))
-        return out
+        rows = slice(first, first + self.row.action_count)
+        names = self.ctx.card_names
+
+        def cards(start: int, count: int) -> tuple[str, ...] | None:
+            return None if count < 0 else tuple(names[start:start + count])
+
+        columns = zip(
+            a.index[rows].tolist(), a.line[rows].tolist(), a.section[rows].tolist(),
+            a.actor[rows].tolist(), a.verb[rows].tolist(), a.seat[rows].tolist(),
+            a.amount[rows].tolist(), a.to_amount[rows].tolist(), a.says_all_in[rows].tolist(),
+            a.side_pot[rows].tolist(), a.cards_start[rows].tolist(), a.cards_count[rows].tolist(),
+            a.drawn_start[rows].tolist(), a.drawn_count[rows].tolist(), a.in_hand[rows].tolist(),
+            a.pot_open[rows].tolist(), a.opener[rows].tolist(), a.street[rows].tolist(),
+            a.chips[rows].tolist(), a.current_bet[rows].tolist(), a.bet_after[rows].tolist(),
+            a.stake[rows].tolist(), a.round_start[rows].tolist(),
+            a.received_start[rows].tolist(), a.received_count[rows].tolist(), strict=True)
+        return [
+            Line(first + i, index, line, SECTION_ORDER[section], _ACTORS[actor], VERBS[verb],
+                 seat or None, None if amount < 0 else amount,
+                 None if to_amount < 0 else to_amount, all_in, side_pot,
+                 cards(cs, cc), cards(ds, dc), in_hand, pot_open, opener or None, street, chips,
+                 bet, bet_after, stake, round_start, cards(rs, rc) or ())
+            for i, (index, line, section, actor, verb, seat, amount, to_amount, all_in, side_pot,
+                    cs, cc, ds, dc, in_hand, pot_open, opener, street, chips, bet, bet_after,
+                    stake, round_start, rs, rc) in enumerate(columns)
+        ]
 
     @cached_property
     def seats(self) -> dict[int, SeatView]:

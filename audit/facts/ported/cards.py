@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from audit.cards import DECK
-from audit.facts.context import Batch, IntArray, Result, cards_text, spread
+from audit.facts.context import Batch, IntArray, Result, card_masks, cards_text, spread
 from audit.facts.ported._meta import like
 from audit.facts.rule import Rule
 from audit.facts.view import HandView, Line
@@ -20,6 +20,7 @@ from ingest.scan.layout import (
     V_DEALS,
     V_DISCARDS,
     V_DRAWS_FIFTH,
+    V_EXPOSES,
     V_MUCKS,
     V_SHOWS,
 )
@@ -145,6 +146,17 @@ def _deck_candidates(ctx: Batch) -> IntArray:
     owner, positions = spread(starts, counts)
     codes = ctx.facts.cards[positions].astype(np.int64)
     keys = a.hand[rows][owner].astype(np.int64) * 16 + a.seat[rows][owner]
+    # An exposed card its seat then holds or is given is that card, not a second copy.
+    exposing = rows[owner]
+    exposed = (a.verb[exposing] == V_EXPOSES) & (a.status[exposing] != 0)
+    seat = ctx.seat_rows(a.hand[exposing], a.seat[exposing])
+    s = ctx.seats
+    held = np.where(a.section[exposing] < SEC_DRAW,
+                    card_masks(ctx.facts.cards, s.dealt_start[seat], s.dealt_count[seat]),
+                    card_masks(ctx.facts.cards, s.drawn_start[seat], s.drawn_count[seat])
+                    | card_masks(ctx.facts.cards, s.fifth_start[seat], s.fifth_count[seat]))
+    own = exposed & ((held >> codes.astype(np.uint64)) & np.uint64(1)).astype(bool)
+    codes, keys, owner = codes[~own], keys[~own], owner[~own]
     hidden = np.unique(keys[codes == UNKNOWN_CODE])
     discards = ctx.rows(Verb.DISCARDS)
     revealing = discards[np.isin(a.hand[discards].astype(np.int64) * 16 + a.seat[discards],

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 import numpy as np
+import numpy.typing as npt
 
-from audit.facts.context import Batch, IntArray, Result, cards_text, money
+from audit.facts.context import Batch, IntArray, Result, card_masks, cards_text, money, spread
 from audit.facts.ported._meta import like
 from audit.facts.rule import Rule
 from audit.facts.view import HandView, Line
@@ -18,11 +19,13 @@ from audit.rules import (
     d305_discards_and_draws_differ,
     d306_exposed_card_mishandled,
 )
+from ingest.scan.layout import SEC_DRAW, UNKNOWN_CODE
 from schemas.records import UNKNOWN_CARD, Actor, Verb
 
 HAND_SIZE = 5
 MAX_AT_ONCE = 4
 _SEATS = 16  # a (hand, seat) key: hand * 16 + seat
+_LINES = 1 << 20  # a (hand, line) key: hand * _LINES + index
 _DRAW_TURNS = (Verb.DISCARDS, Verb.STANDS_PAT)
 _DRAW_LINES = frozenset({Verb.DISCARDS, Verb.STANDS_PAT, Verb.DRAWS_FIFTH})
 _PLAYS = frozenset({Verb.CHECKS, Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES,
@@ -153,8 +156,38 @@ class FiveCardDrawDealtWrongly(Rule):
         many = ctx.rows(*_RECEIVING)
         many = many[a.received_count[many] > MAX_AT_ONCE]
         fifth = ctx.rows(Verb.DRAWS_FIFTH)
-        for hand in np.unique(a.hand[np.concatenate((many, fifth))]).tolist():
+        doubtful = np.concatenate((many, fifth[self._doubtful_fifths(ctx, fifth)]))
+        for hand in np.unique(a.hand[doubtful]).tolist():
             yield from self._hand(ctx, HandView(ctx, hand))
+
+    @staticmethod
+    def _doubtful_fifths(ctx: Batch, fifth: IntArray) -> npt.NDArray[np.bool_]:
+        """The fifth cards that may be early: a seat in the hand drew after it, or no burn
+        came since the seat's last cards."""
+        a = ctx.actions
+        key = a.hand.astype(np.int64) * _LINES + a.index
+        turns = ctx.rows(*_DRAW_TURNS)
+        turns = turns[a.in_hand[turns]]
+        last_turn = np.full(len(ctx), -1, dtype=np.int64)
+        np.maximum.at(last_turn, a.hand[turns], a.index[turns])
+        later = last_turn[a.hand[fifth]] > a.index[fifth]
+        got = ctx.rows(*_RECEIVING)
+        got = got[a.received_count[got] > 0]
+        seat_key = (a.hand[got].astype(np.int64) * _SEATS + a.seat[got]) * _LINES + a.index[got]
+        order = np.argsort(seat_key)
+        mine = (a.hand[fifth].astype(np.int64) * _SEATS + a.seat[fifth]) * _LINES + a.index[fifth]
+        at = np.searchsorted(seat_key[order], mine) - 1
+        found = at >= 0
+        previous = seat_key[order][np.maximum(at, 0)]
+        found &= previous // _LINES == mine // _LINES
+        burns = np.sort(key[ctx.rows(Verb.BURNS)])
+        since = np.where(found, key[fifth] - (mine - previous), key[fifth])
+        burned = np.searchsorted(burns, key[fifth]) - np.searchsorted(burns, since, side="right")
+        # Another seat's cards in between keep the fifth apart as well as a burn.
+        others = np.sort(key[got])
+        between = np.searchsorted(others, key[fifth]) - np.searchsorted(others, since,
+                                                                         side="right")
+        return later | (found & (burned == 0) & (between == 0))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         for a in view.lines_of(*_RECEIVING):
@@ -279,10 +312,26 @@ class DiscardsAndDrawsDiffer(Rule):
 @like(d306_exposed_card_mishandled.ExposedCardMishandled)
 class ExposedCardMishandled(Rule):
     def check(self, ctx: Batch) -> Iterator[Result]:
-        a = ctx.actions
+        a, s = ctx.actions, ctx.seats
         exposed = ctx.rows(Verb.EXPOSES)
         exposed = exposed[a.status[exposed] != 0]
-        for hand in np.unique(a.hand[exposed]).tolist():
+        owner, positions = spread(a.cards_start[exposed], np.maximum(a.cards_count[exposed], 0))
+        rows = exposed[owner]
+        bit = np.left_shift(np.uint64(1), ctx.facts.cards[positions].astype(np.uint64))
+        seat = ctx.seat_rows(a.hand[rows], a.seat[rows])
+        dealt = card_masks(ctx.facts.cards, s.dealt_start[seat], s.dealt_count[seat])
+        got = ctx.rows(*_RECEIVING)
+        received = np.zeros(len(ctx) * _SEATS, dtype=np.uint64)
+        np.bitwise_or.at(received, a.hand[got].astype(np.int64) * _SEATS + a.seat[got],
+                         card_masks(ctx.facts.cards, a.received_start[got],
+                                    a.received_count[got]))
+        received = received[a.hand[rows].astype(np.int64) * _SEATS + a.seat[rows]]
+        unknown = np.uint64(1) << np.uint64(UNKNOWN_CODE)
+        before = a.section[rows] < SEC_DRAW
+        doubtful = np.where(before, ((dealt & bit) == 0) | ((dealt & unknown) != 0),
+                            ((received & bit) != 0) | ((received & unknown) != 0))
+        doubtful &= bit != unknown
+        for hand in np.unique(a.hand[rows[doubtful]]).tolist():
             yield from self._hand(ctx, HandView(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:

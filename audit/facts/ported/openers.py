@@ -502,11 +502,15 @@ class OpenerFoldedUnproven(Rule):
         a = ctx.actions
         folds = ctx.rows(Verb.FOLDS)
         folds = folds[a.actor[folds] == ACTOR_SEAT]
-        by_opener = folds[a.seat[folds] == ctx.hands.original_opener[a.hand[folds]]]
+        hand = a.hand[folds]
+        seat = ctx.seat_rows(hand, a.seat[folds])
+        unproven = (seat >= 0) & (ctx.seats.proof[np.maximum(seat, 0)] != _YES)
+        by_opener = ((a.seat[folds] == ctx.hands.original_opener[hand])
+                     & (a.index[folds] >= ctx.hands.opens_index[hand]))
         declared = _hands(ctx, ctx.rows(Verb.DECLARES_OPENERS))
-        hands = np.union1d(_hands(ctx, by_opener), np.intersect1d(declared, a.hand[folds]))
-        for hand in hands.tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+        doubtful = unproven & (by_opener | np.isin(hand, declared))
+        for one in _hands(ctx, folds[doubtful]).tolist():
+            yield from self._hand(ctx, HandView(ctx, one))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         ruled = {s for _, s in false_openers(view)}
