@@ -27,6 +27,7 @@ from audit.facts.tables import (
     Facts,
     Known,
     SeatStatus,
+    card_mask,
     new_table,
 )
 from audit.fast.layout import from_records
@@ -76,7 +77,7 @@ from ingest.scan.layout import (
     S_PLAYER_HASH,
     V,
 )
-from schemas.records import Action, Actor, HandRecord, Verb
+from schemas.records import JOKER, UNKNOWN_CARD, Action, Actor, HandRecord, Verb
 
 _RULINGS = frozenset({Verb.FALSE_OPENERS, Verb.FOULED_HAND})
 _KNOWN = {Answer.YES: Known.YES, Answer.NO: Known.NO, Answer.UNKNOWN: Known.UNKNOWN}
@@ -127,6 +128,9 @@ def reference_facts(records: Sequence[HandRecord], profile: Profile) -> Facts:
         row["action_start"], row["action_count"] = action_row, len(record.actions)
         row["pot_start"] = len(pots)
         _lines(rows, arrays.events[action_row:action_row + len(record.actions)], h)
+        for line, a in zip(rows, record.actions, strict=True):
+            line["cards_mask"] = card_mask(CARD[c] for c in a.cards or ())
+            line["drawn_mask"] = card_mask(CARD[c] for c in a.drawn or ())
         seat_rows["hand"] = h
         seat_rows["seat"] = [s.seat for s in record.seats]
         seat_rows["start_stack"] = [s.stack for s in record.seats]
@@ -177,7 +181,36 @@ def _hand(row: np.void, record: HandRecord, replay: Replay, profile: Profile) ->
     row["penalties"] = replay.penalties
     first = first_seat_action(record)
     row["first_play"] = -1 if first is None else first.index
+    row["cards_repeated"] = _repeats(record)
 
+
+_PLACING = frozenset({Verb.DEALT, Verb.DEALS, Verb.BURNS, Verb.DRAWS_FIFTH})
+
+
+def _repeats(record: HandRecord) -> int:
+    """Known cards named again by a line dealing, drawing or burning cards, or by a discard
+    of a seat given ``??`` cards (``hands.cards_repeated``)."""
+    seen: set[str] = set()
+    hidden: set[int | None] = set()
+    repeats = 0
+    for a in record.actions:
+        if a.verb is Verb.DISCARDS:
+            named = [*(a.cards or ()), *(a.drawn or ())] if a.seat in hidden else [
+                *(a.drawn or ())]
+        elif a.verb in _PLACING:
+            named = list(a.cards or ())
+        else:
+            continue
+        for card in named:
+            if card == UNKNOWN_CARD:
+                if a.verb is not Verb.BURNS:
+                    hidden.add(a.seat)
+                continue
+            if card == JOKER and not record.joker:
+                continue
+            repeats += card in seen
+            seen.add(card)
+    return repeats
 
 def _status(replay: Replay, a: Action, in_hand: bool, dead: set[int]) -> SeatStatus:
     seat = replay.seat(a.seat)
@@ -270,6 +303,9 @@ def _seats(rows: np.ndarray, replay: Replay, pool: _Pool, ctx: HandContext) -> N
                             ("dealt_hand", replay.dealt_hand(n)),
                             ("final", replay.final_hand(n))):
             row[f"{name}_start"], row[f"{name}_count"] = pool.add(cards)
+        for name, cards in (("dealt", s.dealt), ("discards", s.discards), ("drawn", s.drawn),
+                            ("fifth", s.fifth)):
+            row[f"{name}_mask"] = card_mask(CARD[c] for c in cards)
         row["dealt_strength"] = _strength(replay.dealt_hand(n))
         row["final_strength"] = _strength(replay.final_hand(n))
         row["had_openers"] = _KNOWN[had_openers(ctx, n)]

@@ -24,7 +24,7 @@ from audit.facts.replay_betting import enter
 from audit.facts.replay_end import strength, write_pots, write_seats
 from audit.facts.replay_lines import apply_line
 from audit.facts.replay_openers import write_openers
-from audit.facts.replay_state import KINDS, ROUND_STATE, SEAT_STATE, SLOTS, kernel
+from audit.facts.replay_state import KINDS, ROUND_STATE, SEAT_STATE, SLOTS, kernel, mask_of
 from audit.facts.tables import ACTION, HAND, NOT_EVALUATED, POT, SEAT, Facts, Table, new_table
 from audit.fast.layout import K_BOBTAIL, K_PROGRESSION_CYCLE, profile_knobs
 from audit.profiles import Profile
@@ -65,12 +65,15 @@ from ingest.scan.layout import (
     H_STATUS,
     H_TABLE_HASH,
     H_TIME,
+    JOKER_CODE,
     OPENERS_ABSENT,
     OPENERS_ANY,
     S_PLAYER_HASH,
     S_SEAT,
     S_STACK,
     SEC_DRAW,
+    UNKNOWN_CODE,
+    V_BURNS,
     V_DEALS,
     V_DEALT,
     V_DISCARDS,
@@ -117,7 +120,8 @@ def _copy_header(hand: IntArray, row: Record) -> None:
 
 
 @kernel
-def _copy_lines(h: int, events: IntArray, start: int, count: int, actions: Table) -> None:
+def _copy_lines(h: int, events: IntArray, cards: CardArray, start: int, count: int,
+                actions: Table) -> None:
     for i in range(count):
         e = start + i
         row = actions[e]
@@ -138,6 +142,43 @@ def _copy_lines(h: int, events: IntArray, start: int, count: int, actions: Table
         elif verb == V_DRAWS_FIFTH or (verb == V_DEALS and row.section >= SEC_DRAW):
             row.received_count = max(row.cards_count, 0)
         row.strength = NOT_EVALUATED
+        row.cards_mask = mask_of(cards, row.cards_start, row.cards_count)
+        row.drawn_mask = mask_of(cards, row.drawn_start, row.drawn_count)
+
+
+@kernel
+def _repeats(events: IntArray, cards: CardArray, start: int, count: int, joker: bool) -> int:
+    """``hands.cards_repeated``: known cards named again by a line dealing, drawing or
+    burning cards, or by a discard of a seat given ``??`` cards (it may reveal one)."""
+    seen = np.uint64(0)
+    hidden = 0  # seat numbers given a ?? so far, as bits
+    repeats = 0
+    for e in range(start, start + count):
+        verb = events[e, E_VERB]
+        seat = events[e, E_SEAT]
+        first, n = events[e, E_CARDS_START], events[e, E_CARDS_COUNT]
+        if verb == V_DISCARDS:
+            if not (hidden >> seat) & 1:
+                n = 0
+            ranges = ((first, n), (events[e, E_DRAWN_START], events[e, E_DRAWN_COUNT]))
+        elif verb in (V_DEALT, V_DEALS, V_BURNS, V_DRAWS_FIFTH):
+            ranges = ((first, n), (first, 0))
+        else:
+            continue
+        for start_at, size in ranges:
+            for i in range(start_at, start_at + max(size, 0)):
+                code = cards[i]
+                if code == UNKNOWN_CODE:
+                    if verb != V_BURNS:
+                        hidden |= 1 << seat
+                    continue
+                if code == JOKER_CODE and not joker:
+                    continue
+                bit = np.uint64(1) << np.uint64(code)
+                if seen & bit:
+                    repeats += 1
+                seen |= bit
+    return repeats
 
 
 @kernel
@@ -218,7 +259,8 @@ def _replay_all(hands_in: IntArray, seats_in: IntArray, events: IntArray, cards:
         _copy_header(hand, row)
         row.pot_start = made
         start, count = hand[H_EVENT_START], hand[H_EVENT_COUNT]
-        _copy_lines(h, events, start, count, actions)
+        _copy_lines(h, events, cards, start, count, actions)
+        row.cards_repeated = _repeats(events, cards, start, count, hand[H_JOKER] != 0)
         seated = _seat_the_table(h, hand, seats_in, events, sst, sst_bytes, order, numbers,
                                  seats)
         if hand[H_STATUS] != 0 or seated < 0:

@@ -26,6 +26,7 @@ from audit.facts.replay_state import (
     hand_after_draw,
     kernel,
     known,
+    mask_of,
     minus,
 )
 from audit.facts.tables import INVALID, UNKNOWN
@@ -129,6 +130,10 @@ def write_seats(sst: SeatStates, rs: Record, first_row: int, count: int, seat_nu
         size = _put(pool, size, lists[n, DRAWN], lengths[n, DRAWN])
         row.fifth_start, row.fifth_count = size, lengths[n, FIFTH]
         size = _put(pool, size, lists[n, FIFTH], lengths[n, FIFTH])
+        row.dealt_mask = mask_of(lists[n, DEALT], 0, lengths[n, DEALT])
+        row.discards_mask = mask_of(lists[n, DISCARDS], 0, lengths[n, DISCARDS])
+        row.drawn_mask = mask_of(lists[n, DRAWN], 0, lengths[n, DRAWN])
+        row.fifth_mask = mask_of(lists[n, FIFTH], 0, lengths[n, FIFTH])
         row.mismatch_start, row.mismatch_count = size, lengths[n, MISMATCH]
         size = _put(pool, size, lists[n, MISMATCH], lengths[n, MISMATCH])
         shown_start, shown_count = 0, -1

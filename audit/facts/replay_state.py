@@ -63,6 +63,15 @@ Lengths = npt.NDArray[np.int64]
 
 
 @kernel
+def mask_of(cards: npt.NDArray[np.int8], start: int, count: int) -> np.uint64:
+    """The cards of a range as a set: bit ``code`` for each (``??`` is bit 53)."""
+    mask = np.uint64(0)
+    for i in range(start, start + max(count, 0)):
+        mask |= np.uint64(1) << np.uint64(cards[i])
+    return mask
+
+
+@kernel
 def append(lists: CardLists, lengths: Lengths, n: int, kind: int,
            cards: npt.NDArray[np.int8], start: int, count: int) -> None:
     """Extend seat ``n``'s list ``kind`` with ``cards[start:start + count]``."""

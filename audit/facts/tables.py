@@ -32,20 +32,21 @@ Four numpy record arrays and one card array (:class:`Facts`):
 Conventions: seat numbers are 1..10 and 0 means none; a line index or row of -1
 means none; an amount of -1 means the log gave none; a card range with count -1 is
 ``None`` (count 0 is an empty list). Seat sets are bit masks (bit ``n`` for seat
-``n``). Strengths are :func:`audit.evaluator.evaluate`'s, or :data:`INVALID` /
-:data:`UNKNOWN` / :data:`NOT_EVALUATED`.
+``n``); card sets are masks too (bit = card code, 0..52, and bit 53 when the list holds
+a ``??``: :func:`card_mask`). Strengths are :func:`audit.evaluator.evaluate`'s, or
+:data:`INVALID` / :data:`UNKNOWN` / :data:`NOT_EVALUATED`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
 import numpy as np
 import numpy.typing as npt
 
-I1, I4, I8, B = np.int8, np.int32, np.int64, np.bool_
+I1, I4, I8, B, U8 = np.int8, np.int32, np.int64, np.bool_, np.uint64
 
 #: Strength of cards that are not five distinct cards of the deck (evaluate raises).
 INVALID = -1
@@ -91,6 +92,9 @@ HAND = np.dtype([
     ("draw_index", I4),  # first line of the draw (or of AFTER DRAW if nobody drew)
     ("misdeal_index", I4), ("pot_total", I8), ("penalties", I8),
     ("first_play", I4),  # the first player line after the deal
+    # known cards named again by a line dealing, drawing or burning cards, or by a discard
+    # that may reveal a seat's ?? cards, after an earlier such line named them
+    ("cards_repeated", I4),
 ], align=True)
 
 ACTION = np.dtype([
@@ -109,6 +113,7 @@ ACTION = np.dtype([
     ("position", I1),  # the seat's place clockwise from left of the button, -1: unseated
     ("received_start", I4), ("received_count", I4),  # cards handed off the deck, draw on
     ("strength", I4),  # a shows line's cards
+    ("cards_mask", U8), ("drawn_mask", U8),  # the line's cards as a set (card masks)
 ], align=True)
 
 SEAT = np.dtype([
@@ -129,6 +134,7 @@ SEAT = np.dtype([
     ("dealt_hand_start", I4), ("dealt_hand_count", I4),  # as the log proves it, -1: unknown
     ("final_start", I4), ("final_count", I4),
     ("dealt_strength", I4), ("final_strength", I4),
+    ("dealt_mask", U8), ("discards_mask", U8), ("drawn_mask", U8), ("fifth_mask", U8),
     # openers under the deal's minimum and the house's bobtail rule (Known)
     ("had_openers", I1),  # the cards dealt were openers (or a valid proof shows them)
     ("proof", I1),  # the seat showed openers (shows openers, or its shown hand proves them)
@@ -174,6 +180,14 @@ class Facts:
 
     def __len__(self) -> int:
         return int(self.hands.shape[0])
+
+
+def card_mask(codes: Iterable[int]) -> int:
+    """The set of card codes as a mask (bit = code; ``??`` is bit 53)."""
+    mask = 0
+    for code in codes:
+        mask |= 1 << int(code)
+    return mask
 
 
 def card_list(cards: CardArray, start: int, count: int) -> tuple[int, ...] | None:

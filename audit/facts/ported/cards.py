@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from audit.cards import DECK
-from audit.facts.context import Batch, IntArray, Result, card_masks, cards_text, spread
+from audit.facts.context import Batch, IntArray, Result, cards_text
 from audit.facts.ported._meta import like
 from audit.facts.rule import Rule
 from audit.facts.view import HandView, Line
@@ -19,8 +19,6 @@ from ingest.scan.layout import (
     UNKNOWN_CODE,
     V_DEALS,
     V_DISCARDS,
-    V_DRAWS_FIFTH,
-    V_EXPOSES,
     V_MUCKS,
     V_SHOWS,
 )
@@ -134,49 +132,22 @@ class _Deck:
 
 
 def _deck_candidates(ctx: Batch) -> IntArray:
-    """Hands where a card can be placed twice or the joker is impossible: a known card
-    named twice among the lines that place cards (and the discards that may reveal a
-    seat's ``??`` cards), or ``Jk`` anywhere at a table without the joker."""
-    a = ctx.actions
-    rows = ctx.rows(*_PLACING)
-    receiving = (a.verb[rows] == V_DISCARDS) | (a.verb[rows] == V_DRAWS_FIFTH) | (
-        (a.verb[rows] == V_DEALS) & (a.section[rows] >= SEC_DRAW))
-    starts = np.where(receiving, a.received_start[rows], a.cards_start[rows])
-    counts = np.where(receiving, a.received_count[rows], np.maximum(a.cards_count[rows], 0))
-    owner, positions = spread(starts, counts)
-    codes = ctx.facts.cards[positions].astype(np.int64)
-    keys = a.hand[rows][owner].astype(np.int64) * 16 + a.seat[rows][owner]
-    # An exposed card its seat then holds or is given is that card, not a second copy.
-    exposing = rows[owner]
-    exposed = (a.verb[exposing] == V_EXPOSES) & (a.status[exposing] != 0)
-    seat = ctx.seat_rows(a.hand[exposing], a.seat[exposing])
-    s = ctx.seats
-    held = np.where(a.section[exposing] < SEC_DRAW,
-                    card_masks(ctx.facts.cards, s.dealt_start[seat], s.dealt_count[seat]),
-                    card_masks(ctx.facts.cards, s.drawn_start[seat], s.drawn_count[seat])
-                    | card_masks(ctx.facts.cards, s.fifth_start[seat], s.fifth_count[seat]))
-    own = exposed & ((held >> codes.astype(np.uint64)) & np.uint64(1)).astype(bool)
-    codes, keys, owner = codes[~own], keys[~own], owner[~own]
-    hidden = np.unique(keys[codes == UNKNOWN_CODE])
-    discards = ctx.rows(Verb.DISCARDS)
-    revealing = discards[np.isin(a.hand[discards].astype(np.int64) * 16 + a.seat[discards],
-                                 hidden)]
-    owner2, positions2 = spread(a.cards_start[revealing], np.maximum(a.cards_count[revealing], 0))
-    hands = np.concatenate((a.hand[rows][owner], a.hand[revealing][owner2])).astype(np.int64)
-    codes = np.concatenate((codes, ctx.facts.cards[positions2].astype(np.int64)))
-    joker = ctx.hands.joker[hands]
-    counted = (codes < UNKNOWN_CODE) & ((codes != JOKER_CODE) | joker)
-    keys = np.sort(hands[counted] * 64 + codes[counted])
-    twice = np.unique(keys[1:][keys[1:] == keys[:-1]] // 64)
-    # The joker at a table without it, on any line.
-    everything = np.arange(len(a))
-    owner3, positions3 = spread(np.concatenate((a.cards_start, a.drawn_start)),
-                                np.concatenate((np.maximum(a.cards_count, 0),
-                                                np.maximum(a.drawn_count, 0))))
-    jokers = ctx.facts.cards[positions3] == JOKER_CODE
-    line_hands = np.concatenate((a.hand[everything], a.hand[everything]))[owner3[jokers]]
-    impossible = line_hands[~ctx.hands.joker[line_hands]]
-    return np.union1d(twice, impossible)
+    """Hands where a card may be placed twice: a known card named again by a line that
+    deals, draws or burns cards (``hands.cards_repeated``), or exposed without being the
+    card its seat holds or is given; and hands naming ``Jk`` at a table without it."""
+    a, h, s = ctx.actions, ctx.hands, ctx.seats
+    joker = np.uint64(1) << np.uint64(JOKER_CODE)
+    unknown = np.uint64(1) << np.uint64(UNKNOWN_CODE)
+    named = ((a.cards_mask | a.drawn_mask) & joker) != 0
+    impossible = np.unique(a.hand[named & ~h.joker[a.hand]])
+    exposes = ctx.rows(Verb.EXPOSES)
+    seat = ctx.seat_rows(a.hand[exposes], a.seat[exposes])
+    held = np.where(a.section[exposes] < SEC_DRAW, s.dealt_mask[seat],
+                    s.drawn_mask[seat] | s.fifth_mask[seat])
+    aside = (seat < 0) | ((a.cards_mask[exposes] & ~held & ~unknown) != 0)
+    aside &= (a.cards_mask[exposes] & ~unknown) != 0
+    return np.union1d(np.union1d(np.flatnonzero(h.cards_repeated > 0), impossible),
+                      a.hand[exposes[aside]])
 
 
 @like(d307_duplicate_or_impossible_card.DuplicateOrImpossibleCard)
@@ -233,22 +204,21 @@ class DiscardTakenBack(Rule):
         rows = ctx.rows(*_MATTER)
         rows = rows[(a.actor[rows] == 0) | (a.verb[rows] == V_DEALS)]
         keys = a.hand[rows].astype(np.int64) * 16 + a.seat[rows]
-        discarding = a.verb[rows] == V_DISCARDS
-        owner, positions = spread(a.cards_start[rows[discarding]],
-                                  np.maximum(a.cards_count[rows[discarding]], 0))
-        thrown = keys[discarding][owner] * 64 + ctx.facts.cards[positions]
-        final = (a.verb[rows] == V_SHOWS) | (a.verb[rows] == V_MUCKS)
-        starts = np.where(final, a.cards_start[rows], a.received_start[rows])
-        counts = np.where(final, np.maximum(a.cards_count[rows], 0), a.received_count[rows])
-        owner, positions = spread(starts, counts)
-        back = keys[owner] * 64 + ctx.facts.cards[positions]
-        known_thrown = thrown[thrown % 64 < UNKNOWN_CODE]
-        suspects = np.intersect1d(known_thrown, back) // 64
-        # A seat that threw ?? and names its final hand: the check may be unverifiable.
-        hidden = np.unique(thrown[thrown % 64 == UNKNOWN_CODE] // 64)
-        named = np.unique(keys[final & (a.cards_count[rows] > 0)])
-        candidates = np.union1d(suspects, np.intersect1d(hidden, named))
-        for hand in np.unique(candidates // 16).tolist():
+        verb = a.verb[rows]
+        final = (verb == V_SHOWS) | (verb == V_MUCKS)
+        received = np.where(verb == V_DISCARDS, a.drawn_mask[rows],
+                            np.where((verb == V_DEALS) & (a.section[rows] < SEC_DRAW), 0,
+                                     a.cards_mask[rows]).astype(np.uint64))
+        thrown = np.zeros(len(ctx) * 16, dtype=np.uint64)
+        back = np.zeros(len(ctx) * 16, dtype=np.uint64)
+        named = np.zeros(len(ctx) * 16, dtype=bool)
+        discarding = verb == V_DISCARDS
+        np.bitwise_or.at(thrown, keys[discarding], a.cards_mask[rows[discarding]])
+        np.bitwise_or.at(back, keys, np.where(final, a.cards_mask[rows], received))
+        named[keys[final & (a.cards_count[rows] > 0)]] = True
+        unknown = np.uint64(1) << np.uint64(UNKNOWN_CODE)
+        suspects = ((thrown & back & ~unknown) != 0) | (((thrown & unknown) != 0) & named)
+        for hand in np.unique(np.flatnonzero(suspects) // 16).tolist():
             yield from self._hand(ctx, HandView(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 import numpy.typing as npt
 
-from audit.facts.context import Batch, IntArray, Result, card_masks, cards_text, money, spread
+from audit.facts.context import Batch, IntArray, Result, cards_text, money
 from audit.facts.ported._meta import like
 from audit.facts.rule import Rule
 from audit.facts.view import HandView, Line
@@ -313,24 +313,17 @@ class DiscardsAndDrawsDiffer(Rule):
 class ExposedCardMishandled(Rule):
     def check(self, ctx: Batch) -> Iterator[Result]:
         a, s = ctx.actions, ctx.seats
-        exposed = ctx.rows(Verb.EXPOSES)
-        exposed = exposed[a.status[exposed] != 0]
-        owner, positions = spread(a.cards_start[exposed], np.maximum(a.cards_count[exposed], 0))
-        rows = exposed[owner]
-        bit = np.left_shift(np.uint64(1), ctx.facts.cards[positions].astype(np.uint64))
+        rows = ctx.rows(Verb.EXPOSES)
+        rows = rows[a.status[rows] != 0]
         seat = ctx.seat_rows(a.hand[rows], a.seat[rows])
-        dealt = card_masks(ctx.facts.cards, s.dealt_start[seat], s.dealt_count[seat])
-        got = ctx.rows(*_RECEIVING)
-        received = np.zeros(len(ctx) * _SEATS, dtype=np.uint64)
-        np.bitwise_or.at(received, a.hand[got].astype(np.int64) * _SEATS + a.seat[got],
-                         card_masks(ctx.facts.cards, a.received_start[got],
-                                    a.received_count[got]))
-        received = received[a.hand[rows].astype(np.int64) * _SEATS + a.seat[rows]]
         unknown = np.uint64(1) << np.uint64(UNKNOWN_CODE)
-        before = a.section[rows] < SEC_DRAW
-        doubtful = np.where(before, ((dealt & bit) == 0) | ((dealt & unknown) != 0),
-                            ((received & bit) != 0) | ((received & unknown) != 0))
-        doubtful &= bit != unknown
+        exposed = a.cards_mask[rows] & ~unknown
+        dealt = s.dealt_mask[seat]
+        received = s.drawn_mask[seat] | s.fifth_mask[seat]
+        doubtful = np.where(a.section[rows] < SEC_DRAW,
+                            ((exposed & ~dealt) != 0) | ((dealt & unknown) != 0),
+                            ((exposed & received) != 0) | ((received & unknown) != 0))
+        doubtful &= exposed != 0
         for hand in np.unique(a.hand[rows[doubtful]]).tolist():
             yield from self._hand(ctx, HandView(ctx, hand))
 
