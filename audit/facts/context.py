@@ -66,23 +66,28 @@ def card_masks(cards: npt.NDArray[np.int8], starts: IntArray, counts: IntArray
 
 
 class Columns:
-    """A fact table as contiguous columns, each copied out of the records on first use.
+    """A fact table as contiguous columns (``ctx.actions.turn``), copied out at once.
 
-    Vectorised rules read a few columns of millions of rows: a contiguous copy made
-    once is read many times faster than the strided column of the record array.
+    Vectorised rules read a few columns of millions of rows: contiguous columns are read
+    many times faster than the strided columns of the record array. They are copied a
+    block of rows at a time, all columns of a block while it is in the cache: one pass
+    over the table, instead of one per column.
     """
+
+    _BLOCK = 2048
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self._columns: dict[str, np.ndarray] = {}
+        names = table.dtype.names or ()
+        columns = {name: np.empty(len(table), dtype=table.dtype[name]) for name in names}
+        for start in range(0, len(table), self._BLOCK):
+            part = table[start:start + self._BLOCK]
+            for name in names:
+                columns[name][start:start + self._BLOCK] = part[name]
+        self.__dict__.update(columns)
 
     def __getattr__(self, name: str) -> np.ndarray:
-        if name.startswith("_") or name == "table":
-            raise AttributeError(name)
-        column = self._columns.get(name)
-        if column is None:
-            column = self._columns[name] = np.ascontiguousarray(self.table[name])
-        return column
+        raise AttributeError(name)  # every column is set in __init__
 
     def __len__(self) -> int:
         return int(self.table.shape[0])
@@ -183,16 +188,11 @@ class Batch:
         """The actions-table row of the hand's line ``index``."""
         return int(self.hands.action_start[hand]) + index
 
-    @cached_property
-    def card_names(self) -> list[str]:
-        """The facts' card array as names (``"Ah"``, ``"??"``), decoded once."""
-        return [CARD_CODES[c] for c in self.facts.cards.tolist()]
-
     def cards(self, start: int, count: int) -> tuple[str, ...] | None:
         """The cards of a range of the facts' card array (None for a count of -1)."""
         if count < 0:
             return None
-        return tuple(CARD_CODES[c] for c in self.facts.cards[start:start + count].tolist())
+        return tuple(map(CARD_CODES.__getitem__, self.facts.cards[start:start + count].tolist()))
 
     def seat_cards(self, row: int, which: str) -> tuple[str, ...] | None:
         """One card list of seat row ``row``: ``dealt``, ``discards``, ``drawn``, ``fifth``,

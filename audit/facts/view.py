@@ -13,10 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+import numpy as np
+
 from audit.facts.context import Batch
 from audit.facts.tables import Known
 from ingest.scan.layout import ACTOR_CODE, SECTION_ORDER, VERBS
-from schemas.records import Actor, Section, Verb
+from schemas.records import CARD_CODES, Actor, Section, Verb
 
 _ACTORS = {code: actor for actor, code in ACTOR_CODE.items()}
 _POSITION = {s: i for i, s in enumerate(SECTION_ORDER)}
@@ -118,10 +120,15 @@ class HandView:
         a = self.ctx.actions
         first = self.row.action_start
         rows = slice(first, first + self.row.action_count)
-        names = self.ctx.card_names
+        # The hand's line cards are one stretch of the card array: decode it once.
+        low = int(a.cards_start[first]) if self.row.action_count else 0
+        high = int(max((a.drawn_start[rows] + np.maximum(a.drawn_count[rows], 0)).max(),
+                       (a.cards_start[rows] + np.maximum(a.cards_count[rows], 0)).max())
+                   ) if self.row.action_count else 0
+        names = [CARD_CODES[c] for c in self.ctx.facts.cards[low:high].tolist()]
 
         def cards(start: int, count: int) -> tuple[str, ...] | None:
-            return None if count < 0 else tuple(names[start:start + count])
+            return None if count < 0 else tuple(names[start - low:start - low + count])
 
         columns = zip(
             a.index[rows].tolist(), a.line[rows].tolist(), a.section[rows].tolist(),
