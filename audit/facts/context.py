@@ -93,7 +93,8 @@ class Columns:
         return int(self.table.shape[0])
 
 
-def _row_type(table: Table) -> Any:
+def row_type(table: Table) -> Any:
+    """A named tuple type with the fields of a fact table (rows with plain values)."""
     return namedtuple("Row", table.dtype.names or ())
 
 
@@ -124,10 +125,10 @@ class Batch:
         #: The rule being checked (the engine sets it).
         self.rule: RuleInfo
         self._verb_rows: dict[int, IntArray] = {}
-        self._hand_row = _row_type(facts.hands)
-        self._action_row = _row_type(facts.actions)
-        self._seat_row = _row_type(facts.seats)
-        self._pot_row = _row_type(facts.pots)
+        self._hand_row = row_type(facts.hands)
+        self._action_row = row_type(facts.actions)
+        self._seat_row = row_type(facts.seats)
+        self._pot_row = row_type(facts.pots)
 
     def __len__(self) -> int:
         return len(self.facts)
