@@ -1,0 +1,316 @@
+"""``openers check``: every hand of some log files, on a process pool, J rules included.
+
+Each text file is cut into units (:mod:`audit.fast.units`); a worker reads a unit's
+bytes, replays its hands into fact tables and runs the hand rules on them
+(:func:`check_unit`), and sends back the hands' results and the unit's deal tables
+(:mod:`audit.facts.deals`). JSON Lines files (and files the units cannot cut) are
+read by the reference reader, one task each, into the same tables. The main process
+stacks every unit's deals, orders each table's deals in time, and runs the J rules
+once over all of them: how the input was split into files or units does not matter.
+
+Two ways to read a unit, one set of rules:
+
+- compiled (the default): the scanner reads the hands it can
+  (:mod:`ingest.scan.scanner`); the reference reader parses the others (and
+  quarantines what it cannot read); the compiled replay makes the facts
+  (:func:`audit.facts.replay.replay_facts`);
+- reference (``fast=False``, ``openers check --reference``): the reference reader
+  parses every hand and the Python replay makes the facts
+  (:func:`audit.facts.reference.reference_facts`) -- slower, written independently,
+  the same findings.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import multiprocessing
+import re
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+import numpy as np
+
+from audit.batch import CheckReport, default_workers, no_cyclic_gc
+from audit.engine import AuditResult, merge
+from audit.facts.arrays import join, take
+from audit.facts.context import Batch
+from audit.facts.deals import Deals, deals_of, pair, stack
+from audit.facts.engine import run_rules
+from audit.facts.labels import Labels, RecordLabels, StackedLabels, TextLabels
+from audit.facts.reference import reference_facts
+from audit.facts.registry import hand_rules, sequence_rules
+from audit.facts.replay import replay_facts
+from audit.facts.sequence import Run, run_sequence_rules
+from audit.fast.layout import from_records
+from audit.fast.units import Unit, plan_units
+from audit.profiles import Profile
+from ingest.chunks import Chunk, iter_chunks
+from ingest.reader import QuarantineItem, read_chunk, read_path
+from ingest.scan.layout import H_BYTE_END, H_BYTE_START, H_FIRST_LINE, H_STATUS
+from ingest.scan.scanner import scan
+from schemas.records import HandRecord
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def place(file: int, first_line: int) -> int:
+    """A hand's place in the input: its file's number, then its first line."""
+    return (file << 32) | first_line
+
+
+@dataclass(slots=True)
+class Named:
+    """The words of a hand the main process may need for a J finding."""
+
+    hand_id: str
+    table_id: str
+    players: dict[int, str]
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one task found: results by place, the deals, what could not be read."""
+
+    results: dict[int, AuditResult] = field(default_factory=dict)
+    deals: Deals | None = None
+    problems: list[QuarantineItem] = field(default_factory=list)
+    #: Per deal (in deal order): the file, and the hand's bytes there (scanned hands).
+    spans: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), dtype=np.int64))
+    #: The words of the hands read as records (the reference reader's), by place.
+    named: dict[int, Named] = field(default_factory=dict)
+
+
+def _named(record: HandRecord) -> Named:
+    return Named(record.hand_id, record.table_id, {s.seat: s.player_id for s in record.seats})
+
+
+def _read(unit: Unit) -> bytes:
+    if unit.compressed:
+        with gzip.open(unit.path, "rb") as f:
+            return f.read()
+    with open(unit.path, "rb") as f:
+        f.seek(unit.start)
+        return f.read() if unit.end < 0 else f.read(unit.end - unit.start)
+
+
+def _audit(records_or_arrays: tuple[object, Labels, np.ndarray], profile: Profile,
+           reference_records: Sequence[HandRecord] | None, batch: int, out: Outcome) -> None:
+    arrays, labels, places = records_or_arrays
+    if reference_records is not None:
+        facts = reference_facts(reference_records, profile)
+    else:
+        facts = replay_facts(arrays, profile)  # type: ignore[arg-type]
+    ctx = Batch(facts, profile, labels)
+    for hand, result in run_rules(ctx, hand_rules(profile)).items():
+        out.results[int(places[hand])] = result
+    out.deals = deals_of(ctx, places, batch)
+
+
+def check_unit(task: tuple[int, Unit], profile: Profile, reference: bool) -> Outcome:
+    """Read, replay and check the hands of one unit (runs in a worker)."""
+    batch, unit = task
+    data = _read(unit)
+    out = Outcome()
+    with no_cyclic_gc():
+        if reference:
+            _reference_unit(batch, unit, data, profile, out)
+        else:
+            _compiled_unit(batch, unit, data, profile, out)
+    return out
+
+
+def _compiled_unit(batch: int, unit: Unit, data: bytes, profile: Profile, out: Outcome) -> None:
+    buf = np.frombuffer(data, dtype=np.uint8)
+    scanned = scan(buf, unit.first_line, skip_bom=unit.start == 0)
+    hands = scanned.arrays.hands
+    read = np.flatnonzero(hands[:, H_STATUS] == 0)
+    records: list[HandRecord] = []
+    record_spans: list[tuple[int, int]] = []
+    for row in np.flatnonzero(hands[:, H_STATUS] != 0).tolist():
+        chunk = scanned.chunk(buf, row)
+        got = read_chunk(unit.path, chunk._replace(start_offset=unit.start + chunk.start_offset,
+                                                   end_offset=unit.start + chunk.end_offset))
+        if isinstance(got, QuarantineItem):
+            out.problems.append(got)
+        else:
+            records.append(got.record)
+            record_spans.append((int(hands[row, H_BYTE_START]), int(hands[row, H_BYTE_END])))
+    arrays = join([take(scanned.arrays, read), from_records(records)])
+    labels = StackedLabels([(len(read), TextLabels(data, take(scanned.arrays, read))),
+                            (len(records), RecordLabels(records))])
+    first_lines = np.concatenate((hands[read, H_FIRST_LINE],
+                                  np.array([r.first_line for r in records], dtype=np.int64)))
+    places = (np.int64(unit.file) << np.int64(32)) | first_lines
+    _audit((arrays, labels, places), profile, None, batch, out)
+    spans = np.zeros((len(places), 3), dtype=np.int64)
+    spans[:, 0] = unit.file
+    spans[:len(read), 1] = hands[read, H_BYTE_START] + unit.start
+    spans[:len(read), 2] = hands[read, H_BYTE_END] + unit.start
+    spans[len(read):, 1:] = -1
+    out.spans = spans
+    out.named = {int(p): _named(r) for p, r in zip(places[len(read):].tolist(), records,
+                                                    strict=True)}
+
+
+def _reference_unit(batch: int, unit: Unit, data: bytes, profile: Profile,
+                    out: Outcome) -> None:
+    records: list[HandRecord] = []
+    # The chunker skips a BOM at offset 0 only: the unit's place in its file is given.
+    for chunk in iter_chunks(io.BytesIO(data), start_offset=unit.start,
+                             start_line=unit.first_line):
+        got = read_chunk(unit.path, chunk)
+        if isinstance(got, QuarantineItem):
+            out.problems.append(got)
+        else:
+            records.append(got.record)
+    _records(batch, unit.file, records, profile, out, reference=True)
+
+
+def _records(batch: int, file: int, records: list[HandRecord], profile: Profile, out: Outcome,
+             *, reference: bool) -> None:
+    places = np.array([place(file, r.first_line) for r in records], dtype=np.int64)
+    _audit((from_records(records) if not reference else None, RecordLabels(records), places),
+           profile, records if reference else None, batch, out)
+    out.spans = np.full((len(records), 3), -1, dtype=np.int64)
+    out.spans[:, 0] = file
+    out.named = {int(p): _named(r) for p, r in zip(places.tolist(), records, strict=True)}
+
+
+def check_file(task: tuple[int, int, str], profile: Profile, reference: bool) -> Outcome:
+    """A file the units do not take (JSON Lines, unreadable): the reference reader reads
+    it, every hand it reads is checked like any other (runs in a worker)."""
+    batch, file, path = task
+    out = Outcome()
+    records: list[HandRecord] = []
+    with no_cyclic_gc():
+        for got in read_path(path):
+            if isinstance(got, QuarantineItem):
+                out.problems.append(got)
+            else:
+                records.append(got.record)
+        _records(batch, file, records, profile, out, reference=reference)
+    return out
+
+
+_HAND = re.compile(rb"^Hand:[ ]*(\S+)", re.MULTILINE)
+_TABLE = re.compile(rb"^Table:[ ]*(\S+)", re.MULTILINE)
+
+
+class _DealLabels:
+    """Words of the deals of a check, found when a J finding needs them: from the hand's
+    bytes in its file (scanned hands), else from the records the workers parsed."""
+
+    def __init__(self, deals: Deals, spans: np.ndarray, named: dict[int, Named],
+                 files: list[str]) -> None:
+        self.deals, self.spans, self.named, self.files = deals, spans, named, files
+        self._text: dict[int, bytes] = {}
+        self._unpacked: dict[int, bytes] = {}
+
+    def _bytes(self, deal: int) -> bytes:
+        if deal not in self._text:
+            file, start, end = (int(v) for v in self.spans[deal])
+            name = self.files[file]
+            if name.lower().endswith(".gz"):
+                if file not in self._unpacked:
+                    with gzip.open(name, "rb") as f:
+                        self._unpacked[file] = f.read()
+                self._text[deal] = self._unpacked[file][start:end]
+            else:
+                with open(name, "rb") as f:
+                    f.seek(start)
+                    self._text[deal] = f.read(end - start)
+        return self._text[deal]
+
+    def _named(self, deal: int) -> Named | None:
+        return self.named.get(int(self.deals.deals["place"][deal]))
+
+    def _find(self, deal: int, pattern: re.Pattern[bytes]) -> str:
+        m = pattern.search(self._bytes(deal))
+        return m.group(1).decode() if m else ""
+
+    def hand_id(self, deal: int) -> str:
+        named = self._named(deal)
+        return named.hand_id if named is not None else self._find(deal, _HAND)
+
+    def table_id(self, deal: int) -> str:
+        named = self._named(deal)
+        return named.table_id if named is not None else self._find(deal, _TABLE)
+
+    def player_id(self, deal: int, seat: int) -> str:
+        named = self._named(deal)
+        if named is not None:
+            return named.players.get(seat, "")
+        return self._find(deal, re.compile(rb"^Seat %d:[ ]*(\S+) \(" % seat, re.MULTILINE))
+
+
+class _Runner:
+    """Tasks in this process, or on one pool of forked workers kept for the whole check."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+
+    def map(self, fn: Callable[..., R], tasks: Sequence[T], *args: object) -> list[R]:
+        if self.workers <= 1 or len(tasks) <= 1:
+            return [fn(task, *args) for task in tasks]
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with ProcessPoolExecutor(max_workers=self.workers, mp_context=context) as pool:
+            return list(pool.map(fn, tasks, *([a] * len(tasks) for a in args), chunksize=1))
+
+
+def check_paths(paths: Iterable[str | Path], profile: Profile, workers: int | None = None,
+                fast: bool = True) -> CheckReport:
+    """Check every hand of ``paths``: results in input order, J rules over every table."""
+    plan = plan_units(paths)
+    run = _Runner(workers or default_workers())
+    reference = not fast
+    units = list(enumerate(plan.units))
+    outcomes = run.map(check_unit, units, profile, reference)
+    others = [(len(units) + k, len(plan.files) + k, path) for k, path in enumerate(plan.others)]
+    outcomes += run.map(check_file, others, profile, reference)
+    files = [*plan.files, *plan.others]
+    order = {name: plan.position[name] for name in files}
+    return _report(outcomes, files, order, profile)
+
+
+def _report(outcomes: list[Outcome], files: list[str], order: dict[str, int],
+            profile: Profile) -> CheckReport:
+    report = CheckReport()
+    by_place: dict[int, AuditResult] = {}
+    for out in outcomes:
+        by_place.update(out.results)
+        report.problems.extend(out.problems)
+    parts = [out.deals for out in outcomes if out.deals is not None]
+    deals = stack(parts)
+    report.hands = len(deals)
+    spans = np.concatenate([out.spans for out in outcomes if out.deals is not None]) \
+        if parts else np.zeros((0, 3), dtype=np.int64)
+    named = {k: v for out in outcomes for k, v in out.named.items()}
+    labels = _DealLabels(deals, spans, named, files)
+    rules = sequence_rules(profile)
+    if rules and len(deals):
+        previous = pair(deals, labels.hand_id)
+        found = run_sequence_rules(Run(deals, previous, profile, labels), rules)
+        for deal, extra in found.items():
+            key = int(deals.deals["place"][deal])
+            mine = by_place.get(key)
+            if mine is None:
+                by_place[key] = extra
+            else:
+                merge([mine], [extra])
+    # Input order: files as given, then first line (the place's file is a position in the
+    # list of files handed to the workers; ``order`` puts it back in the user's order).
+    rank = {k: order[name] for k, name in enumerate(files)}
+    report.results = [by_place[k] for k in sorted(by_place, key=lambda p: (rank[p >> 32],
+                                                                         p & 0xFFFFFFFF))]
+    report.results = [r for r in report.results if r.findings or r.unverifiable or r.errors]
+    report.problems.sort(key=lambda q: (order.get(q.file, len(order)), q.first_line))
+    return report
+
+
+__all__ = ["Chunk", "check_paths", "place"]
