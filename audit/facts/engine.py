@@ -11,6 +11,8 @@ from __future__ import annotations
 import traceback
 from collections.abc import Sequence
 
+import numpy as np
+
 from audit.engine import AuditResult, suppress
 from audit.facts.context import Batch, Result
 from audit.facts.labels import Labels
@@ -61,7 +63,28 @@ def _hand_by_hand(ctx: Batch, rule: Rule) -> list[tuple[Result, bool]]:
 
 
 def run_rules(ctx: Batch, rules: Sequence[Rule]) -> dict[int, AuditResult]:
-    """Every rule on every hand of ``ctx``: results by hand row, rule order within a hand."""
+    """Every rule on every hand of ``ctx``: results by hand row, rule order within a hand.
+
+    A hand that was not replayed (its header names a seat twice) cannot be checked: it
+    gets an error for every rule, never a silent pass.
+    """
+    replayed = ctx.hands.replayed
+    if not replayed.all():
+        kept = np.flatnonzero(replayed)
+        inner = Batch(take(ctx.facts, kept.tolist()), ctx.profile,
+                      _Picked(ctx.labels, kept.tolist()))
+        picked = {int(kept[h]): r for h, r in run_rules(inner, rules).items()}
+        for hand in np.flatnonzero(~replayed).tolist():
+            broken = picked[hand] = AuditResult(ctx.labels.hand_id(hand),
+                                              ctx.labels.table_id(hand))
+            for rule in rules:
+                ctx.rule = rule
+                _, unverifiable = ctx.unverifiable(
+                    hand, "internal error in the replay: the hand cannot be replayed "
+                    "(a seat number is given twice)")
+                broken.unverifiable.append(unverifiable)  # type: ignore[arg-type]
+                broken.errors.append(unverifiable)  # type: ignore[arg-type]
+        return picked
     results: dict[int, AuditResult] = {}
     for rule in rules:
         ctx.rule = rule

@@ -1,0 +1,196 @@
+"""Audit the hands in the store from its staging tables, and write the audit layer.
+
+The hands to audit (all, or some ids) and the other deals of their tables (context for
+the J rules) are read from ``stg_hands``, ``stg_seats`` and ``stg_actions``
+(:func:`audit.facts.staging.read_staging`), a batch of whole tables at a time: the
+compiled replay makes their facts, the hand rules and the J rules check them, and
+:func:`audit.store.write_results` replaces their audit rows. A stored hand with no
+staging rows cannot be audited: it is counted (``StoreSummary.unaudited``) and gets an
+error for every rule in ``audit_unverifiable``, never a silent pass.
+
+``fast=False`` (``openers audit --reference``) reads each hand's raw text with the
+reference parser and replays it in Python instead: the slower, independent path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+
+from audit.batch import no_cyclic_gc
+from audit.engine import AuditResult, merge
+from audit.facts.context import Batch
+from audit.facts.deals import deals_of, pair
+from audit.facts.engine import run_rules
+from audit.facts.labels import Labels, RecordLabels
+from audit.facts.reference import reference_facts
+from audit.facts.registry import hand_rules, sequence_rules
+from audit.facts.replay import replay_facts
+from audit.facts.sequence import Run, run_sequence_rules
+from audit.facts.staging import read_staging
+from audit.profiles import Profile
+from audit.store import write_results
+from ingest.errors import HandParseError
+from ingest.parser import parse_hand
+from schemas.findings import Unverifiable
+from schemas.records import HandRecord
+
+#: Hands per batch (whole tables): the store is read and checked a batch at a time.
+BATCH_HANDS = 20000
+
+
+@dataclass(frozen=True, slots=True)
+class StoreSummary:
+    """What ``audit_store`` did."""
+
+    hands: int
+    findings: int
+    unverifiable: int
+    #: Rules that crashed on a hand (counted in ``unverifiable`` too, reason "internal error").
+    errors: int = 0
+    #: Stored hands that could not be audited at all (no staging rows, unreadable text).
+    unaudited: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Stored:
+    hand_id: str
+    table_id: str | None  # None: no staging row
+    context: bool
+
+
+def _stored(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str] | None) -> list[_Stored]:
+    """The hands to audit and the other deals of their tables, by table and time."""
+    sql = ("SELECT r.hand_id, h.table_id, {context} AS context"
+           " FROM raw_hands r LEFT JOIN stg_hands h USING (hand_id) {where}"
+           " ORDER BY h.table_id, h.time, r.hand_id")
+    if hand_ids is None:
+        rows = con.execute(sql.format(context="false", where="")).fetchall()
+    else:
+        con.register("_audit_ids", pa.table({"hand_id": pa.array(list(hand_ids), pa.string())}))
+        try:
+            rows = con.execute(sql.format(
+                context="r.hand_id NOT IN (SELECT hand_id FROM _audit_ids)",
+                where="WHERE r.hand_id IN (SELECT hand_id FROM _audit_ids) OR h.table_id IN"
+                      " (SELECT s.table_id FROM stg_hands s JOIN _audit_ids i USING (hand_id))",
+            )).fetchall()
+        finally:
+            con.unregister("_audit_ids")
+    return [_Stored(h, t, bool(c)) for h, t, c in rows]
+
+
+def _batches(items: list[_Stored], size: int) -> Iterator[list[_Stored]]:
+    """Runs of whole tables of about ``size`` hands."""
+    part: list[_Stored] = []
+    for i, item in enumerate(items):
+        if len(part) >= size and item.table_id != items[i - 1].table_id:
+            yield part
+            part = []
+        part.append(item)
+    if part:
+        yield part
+
+
+def _unaudited(item: _Stored, profile: Profile, why: str) -> AuditResult:
+    out = AuditResult(item.hand_id, item.table_id or "")
+    codes = [r.code for r in hand_rules(profile)] + [r.code for r in sequence_rules(profile)]
+    for code in codes:
+        u = Unverifiable.model_construct(code=code, hand_id=item.hand_id,
+                                         table_id=item.table_id or "", seat=None,
+                                         reason=f"the stored hand cannot be audited: {why}")
+        out.unverifiable.append(u)
+        out.errors.append(u)
+    return out
+
+
+def _records(con: duckdb.DuckDBPyConnection, ids: list[str]
+             ) -> list[HandRecord | None]:
+    """The reference parser's records of stored hands (their raw text), None if unreadable."""
+    con.register("_audit_text", pa.table({"hand_id": pa.array(ids, pa.string()),
+                                           "ordinal": pa.array(np.arange(len(ids)))}))
+    try:
+        rows = con.execute("SELECT r.raw_text, r.first_line, r.form FROM _audit_text o "
+                           "JOIN raw_hands r USING (hand_id) ORDER BY o.ordinal").fetchall()
+    finally:
+        con.unregister("_audit_text")
+    out: list[HandRecord | None] = []
+    for text, first_line, form in rows:
+        try:
+            out.append(HandRecord.model_validate_json(text) if form == "jsonl"
+                       else parse_hand(text, first_line=first_line))
+        except (HandParseError, ValueError):
+            out.append(None)
+    return out
+
+
+def _audit_batch(con: duckdb.DuckDBPyConnection, items: list[_Stored], profile: Profile,
+                 fast: bool) -> list[AuditResult]:
+    staged = [i for i in items if i.table_id is not None]
+    results = [_unaudited(i, profile, "it has no staging rows (ingest it again)")
+               for i in items if i.table_id is None and not i.context]
+    if fast:
+        arrays, labels = read_staging(con, [i.hand_id for i in staged])
+        facts = replay_facts(arrays, profile)
+        hand_labels: Labels = labels
+    else:
+        parsed = _records(con, [i.hand_id for i in staged])
+        results += [_unaudited(i, profile, "its raw text no longer parses")
+                    for i, r in zip(staged, parsed, strict=True) if r is None and not i.context]
+        staged = [i for i, r in zip(staged, parsed, strict=True) if r is not None]
+        records = [r for r in parsed if r is not None]
+        facts = reference_facts(records, profile)
+        hand_labels = RecordLabels(records)
+    ctx = Batch(facts, profile, hand_labels)
+    found = run_rules(ctx, hand_rules(profile))
+    rules = sequence_rules(profile)
+    if rules:
+        deals = deals_of(ctx, np.arange(len(staged)))
+        previous = pair(deals, hand_labels.hand_id)
+        for deal, extra in run_sequence_rules(
+                Run(deals, previous, profile, _DealLabels(hand_labels)), rules).items():
+            mine = found.get(deal)
+            if mine is None:
+                found[deal] = extra
+            else:
+                merge([mine], [extra])
+    for hand, item in enumerate(staged):
+        if not item.context:
+            results.append(found.get(hand) or AuditResult(item.hand_id, item.table_id or ""))
+    return results
+
+
+class _DealLabels:
+    """A batch's hand labels, for its deals (one deal per hand row)."""
+
+    def __init__(self, labels: Labels) -> None:
+        self.labels = labels
+
+    def hand_id(self, deal: int) -> str:
+        return self.labels.hand_id(deal)
+
+    def table_id(self, deal: int) -> str:
+        return self.labels.table_id(deal)
+
+    def player_id(self, deal: int, seat: int) -> str:
+        return self.labels.player_id(deal, seat)
+
+
+def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
+                hand_ids: Sequence[str] | None = None, *, workers: int | None = None,
+                fast: bool = True) -> StoreSummary:
+    """Audit the stored hands (all, or ``hand_ids``) and replace their audit rows."""
+    del workers  # the compiled path checks a batch faster than a pool could ship it
+    results: list[AuditResult] = []
+    with no_cyclic_gc():
+        for part in _batches(_stored(con, hand_ids), BATCH_HANDS):
+            results.extend(_audit_batch(con, part, profile, fast))
+    write_results(con, results, profile)
+    unaudited = sum(1 for r in results if r.errors and any(
+        e.reason.startswith("the stored hand cannot be audited") for e in r.errors))
+    return StoreSummary(len(results), sum(len(r.findings) for r in results),
+                        sum(len(r.unverifiable) for r in results),
+                        sum(len(r.errors) for r in results), unaudited)
