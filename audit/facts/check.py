@@ -50,7 +50,7 @@ from audit.fast.units import Unit, plan_units
 from audit.profiles import Profile
 from ingest.chunks import Chunk, iter_chunks
 from ingest.reader import QuarantineItem, read_chunk, read_path
-from ingest.scan.layout import H_BYTE_END, H_BYTE_START, H_FIRST_LINE, H_STATUS
+from ingest.scan.layout import H_BYTE_END, H_BYTE_START, H_FIRST_LINE, H_STATUS, HandArrays
 from ingest.scan.scanner import scan
 from schemas.records import HandRecord
 
@@ -111,26 +111,48 @@ def _audit(records_or_arrays: tuple[object, Labels, np.ndarray], profile: Profil
     out.deals = deals_of(ctx, places, batch)
 
 
-def check_unit(task: tuple[int, Unit], profile: Profile, reference: bool) -> Outcome:
-    """Read, replay and check the hands of one unit (runs in a worker)."""
-    batch, unit = task
-    data = _read(unit)
+def check_units(task: tuple[int, list[Unit]], profile: Profile, reference: bool) -> Outcome:
+    """Read, replay and check the hands of some units, as one batch (runs in a worker)."""
+    batch, units = task
     out = Outcome()
     with no_cyclic_gc():
         if reference:
-            _reference_unit(batch, unit, data, profile, out)
+            records: list[HandRecord] = []
+            files: list[int] = []
+            for unit in units:
+                mine = _reference_unit(unit, _read(unit), out)
+                records += mine
+                files += [unit.file] * len(mine)
+            _records(batch, files, records, profile, out, reference=True)
         else:
-            _compiled_unit(batch, unit, data, profile, out)
+            parts = [_scan_unit(unit, _read(unit), out) for unit in units]
+            arrays = join([p.arrays for p in parts])
+            labels = StackedLabels([(len(p.places), p.labels) for p in parts])
+            places = np.concatenate([p.places for p in parts]) if parts else np.zeros(0, np.int64)
+            _audit((arrays, labels, places), profile, None, batch, out)
+            out.spans = np.concatenate([p.spans for p in parts]) if parts else out.spans
+            for p in parts:
+                out.named.update(p.named)
     return out
 
 
-def _compiled_unit(batch: int, unit: Unit, data: bytes, profile: Profile, out: Outcome) -> None:
+@dataclass(slots=True)
+class _Scanned:
+    arrays: HandArrays
+    labels: Labels
+    places: np.ndarray
+    spans: np.ndarray
+    named: dict[int, Named]
+
+
+def _scan_unit(unit: Unit, data: bytes, out: Outcome) -> _Scanned:
+    """The unit's hands as arrays: the scanner's, and the reference reader's where the
+    scanner did not read a hand (what neither reads goes to ``out.problems``)."""
     buf = np.frombuffer(data, dtype=np.uint8)
     scanned = scan(buf, unit.first_line, skip_bom=unit.start == 0)
     hands = scanned.arrays.hands
     read = np.flatnonzero(hands[:, H_STATUS] == 0)
     records: list[HandRecord] = []
-    record_spans: list[tuple[int, int]] = []
     for row in np.flatnonzero(hands[:, H_STATUS] != 0).tolist():
         chunk = scanned.chunk(buf, row)
         got = read_chunk(unit.path, chunk._replace(start_offset=unit.start + chunk.start_offset,
@@ -139,26 +161,24 @@ def _compiled_unit(batch: int, unit: Unit, data: bytes, profile: Profile, out: O
             out.problems.append(got)
         else:
             records.append(got.record)
-            record_spans.append((int(hands[row, H_BYTE_START]), int(hands[row, H_BYTE_END])))
-    arrays = join([take(scanned.arrays, read), from_records(records)])
-    labels = StackedLabels([(len(read), TextLabels(data, take(scanned.arrays, read))),
+    mine = take(scanned.arrays, read)
+    arrays = join([mine, from_records(records)])
+    labels = StackedLabels([(len(read), TextLabels(data, mine)),
                             (len(records), RecordLabels(records))])
     first_lines = np.concatenate((hands[read, H_FIRST_LINE],
                                   np.array([r.first_line for r in records], dtype=np.int64)))
     places = (np.int64(unit.file) << np.int64(32)) | first_lines
-    _audit((arrays, labels, places), profile, None, batch, out)
-    spans = np.zeros((len(places), 3), dtype=np.int64)
+    spans = np.full((len(places), 3), -1, dtype=np.int64)
     spans[:, 0] = unit.file
     spans[:len(read), 1] = hands[read, H_BYTE_START] + unit.start
     spans[:len(read), 2] = hands[read, H_BYTE_END] + unit.start
-    spans[len(read):, 1:] = -1
-    out.spans = spans
-    out.named = {int(p): _named(r) for p, r in zip(places[len(read):].tolist(), records,
-                                                    strict=True)}
+    named = {int(p): _named(r) for p, r in zip(places[len(read):].tolist(), records,
+                                                strict=True)}
+    return _Scanned(arrays, labels, places, spans, named)
 
 
-def _reference_unit(batch: int, unit: Unit, data: bytes, profile: Profile,
-                    out: Outcome) -> None:
+def _reference_unit(unit: Unit, data: bytes, out: Outcome) -> list[HandRecord]:
+    """Every hand of the unit by the reference reader (quarantined ones to ``out``)."""
     records: list[HandRecord] = []
     # The chunker skips a BOM at offset 0 only: the unit's place in its file is given.
     for chunk in iter_chunks(io.BytesIO(data), start_offset=unit.start,
@@ -168,16 +188,17 @@ def _reference_unit(batch: int, unit: Unit, data: bytes, profile: Profile,
             out.problems.append(got)
         else:
             records.append(got.record)
-    _records(batch, unit.file, records, profile, out, reference=True)
+    return records
 
 
-def _records(batch: int, file: int, records: list[HandRecord], profile: Profile, out: Outcome,
-             *, reference: bool) -> None:
-    places = np.array([place(file, r.first_line) for r in records], dtype=np.int64)
+def _records(batch: int, files: list[int], records: list[HandRecord], profile: Profile,
+             out: Outcome, *, reference: bool) -> None:
+    places = np.array([place(f, r.first_line) for f, r in zip(files, records, strict=True)],
+                      dtype=np.int64)
     _audit((from_records(records) if not reference else None, RecordLabels(records), places),
            profile, records if reference else None, batch, out)
     out.spans = np.full((len(records), 3), -1, dtype=np.int64)
-    out.spans[:, 0] = file
+    out.spans[:, 0] = files
     out.named = {int(p): _named(r) for p, r in zip(places.tolist(), records, strict=True)}
 
 
@@ -193,7 +214,7 @@ def check_file(task: tuple[int, int, str], profile: Profile, reference: bool) ->
                 out.problems.append(got)
             else:
                 records.append(got.record)
-        _records(batch, file, records, profile, out, reference=reference)
+        _records(batch, [file] * len(records), records, profile, out, reference=reference)
     return out
 
 
@@ -263,14 +284,33 @@ class _Runner:
             return list(pool.map(fn, tasks, *([a] * len(tasks) for a in args), chunksize=1))
 
 
+#: Bytes per task: small files are checked together, a batch of rules costs the same.
+TASK_BYTES = 8 << 20
+
+
+def _tasks(units: list[Unit]) -> list[list[Unit]]:
+    """The units in tasks of about ``TASK_BYTES`` (a large file's units stay apart)."""
+    tasks: list[list[Unit]] = []
+    size = TASK_BYTES
+    for unit in units:
+        length = (unit.end - unit.start if unit.end >= 0
+                  else Path(unit.path).stat().st_size - unit.start)
+        if size + length > TASK_BYTES:
+            tasks.append([])
+            size = 0
+        tasks[-1].append(unit)
+        size += length
+    return tasks
+
+
 def check_paths(paths: Iterable[str | Path], profile: Profile, workers: int | None = None,
                 fast: bool = True) -> CheckReport:
     """Check every hand of ``paths``: results in input order, J rules over every table."""
     plan = plan_units(paths)
     run = _Runner(workers or default_workers())
     reference = not fast
-    units = list(enumerate(plan.units))
-    outcomes = run.map(check_unit, units, profile, reference)
+    units = list(enumerate(_tasks(plan.units)))
+    outcomes = run.map(check_units, units, profile, reference)
     others = [(len(units) + k, len(plan.files) + k, path) for k, path in enumerate(plan.others)]
     outcomes += run.map(check_file, others, profile, reference)
     files = [*plan.files, *plan.others]
