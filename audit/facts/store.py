@@ -14,14 +14,16 @@ reference parser and replays it in Python instead: the slower, independent path.
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 
 import duckdb
 import numpy as np
 import pyarrow as pa
 
-from audit.batch import no_cyclic_gc
+from audit.batch import default_workers, no_cyclic_gc
 from audit.engine import AuditResult, merge
 from audit.facts.context import Batch
 from audit.facts.deals import deals_of, pair
@@ -36,6 +38,7 @@ from audit.profiles import Profile
 from audit.store import write_results
 from ingest.errors import HandParseError
 from ingest.parser import parse_hand
+from ingest.scan.layout import HandArrays
 from schemas.findings import Unverifiable
 from schemas.records import HandRecord
 
@@ -127,39 +130,63 @@ def _records(con: duckdb.DuckDBPyConnection, ids: list[str]
     return out
 
 
-def _audit_batch(con: duckdb.DuckDBPyConnection, items: list[_Stored], profile: Profile,
-                 fast: bool) -> list[AuditResult]:
+@dataclass(slots=True)
+class _Work:
+    """One batch as a worker gets it: the hands, and their arrays or their records."""
+
+    items: list[_Stored]
+    staged: list[_Stored]
+    arrays: HandArrays | None = None
+    labels: Labels | None = None
+    records: list[HandRecord] | None = None
+    results: list[AuditResult] = field(default_factory=list)
+
+
+def _prepare(con: duckdb.DuckDBPyConnection, items: list[_Stored], profile: Profile,
+             fast: bool) -> _Work:
+    """Read a batch from the store (the main process holds the connection)."""
     staged = [i for i in items if i.table_id is not None]
-    results = [_unaudited(i, profile, "it has no staging rows (ingest it again)")
-               for i in items if i.table_id is None and not i.context]
+    work = _Work(items, staged)
+    work.results = [_unaudited(i, profile, "it has no staging rows (ingest it again)")
+                    for i in items if i.table_id is None and not i.context]
     if fast:
-        arrays, labels = read_staging(con, [i.hand_id for i in staged])
-        facts = replay_facts(arrays, profile)
-        hand_labels: Labels = labels
-    else:
-        parsed = _records(con, [i.hand_id for i in staged])
-        results += [_unaudited(i, profile, "its raw text no longer parses")
-                    for i, r in zip(staged, parsed, strict=True) if r is None and not i.context]
-        staged = [i for i, r in zip(staged, parsed, strict=True) if r is not None]
-        records = [r for r in parsed if r is not None]
-        facts = reference_facts(records, profile)
-        hand_labels = RecordLabels(records)
-    ctx = Batch(facts, profile, hand_labels)
-    found = run_rules(ctx, hand_rules(profile))
-    rules = sequence_rules(profile)
-    if rules:
-        deals = deals_of(ctx, np.arange(len(staged)))
-        previous = pair(deals, hand_labels.hand_id)
-        for deal, extra in run_sequence_rules(
-                Run(deals, previous, profile, _DealLabels(hand_labels)), rules).items():
-            mine = found.get(deal)
-            if mine is None:
-                found[deal] = extra
-            else:
-                merge([mine], [extra])
-    for hand, item in enumerate(staged):
-        if not item.context:
-            results.append(found.get(hand) or AuditResult(item.hand_id, item.table_id or ""))
+        work.arrays, work.labels = read_staging(con, [i.hand_id for i in staged])
+        return work
+    parsed = _records(con, [i.hand_id for i in staged])
+    work.results += [_unaudited(i, profile, "its raw text no longer parses")
+                     for i, r in zip(staged, parsed, strict=True) if r is None and not i.context]
+    work.staged = [i for i, r in zip(staged, parsed, strict=True) if r is not None]
+    work.records = [r for r in parsed if r is not None]
+    return work
+
+
+def _audit_batch(work: _Work, profile: Profile) -> list[AuditResult]:
+    """Replay and check one batch of whole tables (runs in a worker)."""
+    with no_cyclic_gc():
+        if work.records is None:
+            assert work.arrays is not None and work.labels is not None
+            facts = replay_facts(work.arrays, profile)
+            labels: Labels = work.labels
+        else:
+            facts = reference_facts(work.records, profile)
+            labels = RecordLabels(work.records)
+        ctx = Batch(facts, profile, labels)
+        found = run_rules(ctx, hand_rules(profile))
+        rules = sequence_rules(profile)
+        if rules:
+            deals = deals_of(ctx, np.arange(len(work.staged)))
+            previous = pair(deals, labels.hand_id)
+            for deal, extra in run_sequence_rules(
+                    Run(deals, previous, profile, _DealLabels(labels)), rules).items():
+                mine = found.get(deal)
+                if mine is None:
+                    found[deal] = extra
+                else:
+                    merge([mine], [extra])
+        results = work.results
+        for hand, item in enumerate(work.staged):
+            if not item.context:
+                results.append(found.get(hand) or AuditResult(item.hand_id, item.table_id or ""))
     return results
 
 
@@ -182,12 +209,25 @@ class _DealLabels:
 def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
                 hand_ids: Sequence[str] | None = None, *, workers: int | None = None,
                 fast: bool = True) -> StoreSummary:
-    """Audit the stored hands (all, or ``hand_ids``) and replace their audit rows."""
-    del workers  # the compiled path checks a batch faster than a pool could ship it
+    """Audit the stored hands (all, or ``hand_ids``) and replace their audit rows.
+
+    The main process reads each batch of whole tables from the store; ``workers``
+    forked processes replay and check them while it reads the next.
+    """
+    workers = workers or default_workers()
+    parts = (_prepare(con, part, profile, fast)
+             for part in _batches(_stored(con, hand_ids), BATCH_HANDS))
     results: list[AuditResult] = []
-    with no_cyclic_gc():
-        for part in _batches(_stored(con, hand_ids), BATCH_HANDS):
-            results.extend(_audit_batch(con, part, profile, fast))
+    if workers <= 1:
+        for work in parts:
+            results.extend(_audit_batch(work, profile))
+    else:
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            pending = [pool.submit(_audit_batch, work, profile) for work in parts]
+            for future in pending:
+                results.extend(future.result())
     write_results(con, results, profile)
     unaudited = sum(1 for r in results if r.errors and any(
         e.reason.startswith("the stored hand cannot be audited") for e in r.errors))
