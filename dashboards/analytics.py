@@ -167,7 +167,7 @@ def player_finding_rows(ctx: Context, player_id: str, limit: int = 500) -> pd.Da
     """The findings naming one player's seat, newest first, with review state."""
     return ctx.frame(
         "SELECT f.time, f.severity, f.code, f.hand_id, f.table_id, f.seat, f.message,"
-        " coalesce(r.review_status, 'unreviewed') AS review_status"
+        " coalesce(r.review_status, 'open') AS review_status"
         " FROM mart_findings AS f LEFT JOIN review_state AS r USING (finding_key)"
         " WHERE f.player_id = $player ORDER BY f.time DESC LIMIT $limit",
         {"player": player_id, "limit": limit},

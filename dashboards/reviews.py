@@ -53,6 +53,7 @@ def _frame(rows: list[CaseEvent], extra: tuple[str, ...] = ()) -> pd.DataFrame:
         [[getattr(e, c) if not isinstance(getattr(e, c), CaseStatus) else getattr(e, c).value
           for c in columns] for e in rows],
         columns=columns,
+        dtype=object,
     )  # fmt: skip
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 #: First characters that make a spreadsheet read a cell as a formula (OWASP, CSV injection).
@@ -38,11 +38,11 @@ def local_time_text(when: datetime | None, offset_minutes: int | None) -> str:
         return ""
     offset = int(offset_minutes or 0)
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
+        when = when.replace(tzinfo=UTC)
     try:
         local = when.astimezone(timezone(timedelta(minutes=offset)))
     except OverflowError:  # year 1 or 9999 at an offset: show the UTC clock with its offset
-        return f"{_clock(when.astimezone(timezone.utc))} +00:00"
+        return f"{_clock(when.astimezone(UTC))} +00:00"
     return f"{_clock(local)} {offset_text(offset)}"
 
 

@@ -340,7 +340,7 @@ def record(
                 else (CaseStatus.OPEN, None, None, None)
             )
             status = previous if change.status is None else change.status
-            if status is not previous and status not in TRANSITIONS[previous]:
+            if change.status is not None and status not in TRANSITIONS[previous]:
                 raise ValueError(f"{key.text()}: a {previous.value} case cannot become {status}")
             if change.assignee is not None:
                 assignee = change.assignee or None
@@ -358,9 +358,15 @@ def _rows(path: Path, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, .
     if not path.exists():
         return []
     with _connect(path, write=False) as con:
-        if not _has_table(con, "case_events"):
-            return []
-        return con.execute(sql, tuple(params)).fetchall()
+        present = _has_table(con, "case_events")
+        legacy = not present and _has_table(con, "reviews")
+        if present:
+            return con.execute(sql, tuple(params)).fetchall()
+    if legacy:  # a round-1 file: carry its decisions over, then read them
+        with _connect(path, write=True):
+            pass
+        return _rows(path, sql, params)
+    return []
 
 
 #: Columns of :func:`latest_rows`.
@@ -381,7 +387,9 @@ def latest_rows(path: Path) -> list[tuple[Any, ...]]:
     )
 
 
-def events(path: Path, hand_id: str | None = None, key: FindingKey | None = None) -> list[CaseEvent]:
+def events(
+    path: Path, hand_id: str | None = None, key: FindingKey | None = None
+) -> list[CaseEvent]:
     """Events oldest first: all, one hand's, or one case's."""
     where, params = "", []
     if key is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboards.state import guard, load
+from dashboards.text import md
 
 st.title("Data quality")
 snap = guard()
@@ -42,7 +43,7 @@ if not rows.empty:
         key="q_pick",
     )
     item = rows.iloc[pick]
-    st.error(item["error"])
+    st.error(md(item["error"]))
     st.code(item["raw_text"], language=None)
 
 st.subheader("Runs")

@@ -8,6 +8,7 @@ import streamlit as st
 
 from dashboards.queries import FAMILIES
 from dashboards.state import guard, load
+from dashboards.text import md
 
 st.title("Dealers")
 snap = guard()
@@ -53,12 +54,12 @@ if rates.empty:
 dealer = st.selectbox("Dealer", rates["dealer_id"].tolist(), key="d_dealer")
 left, right = st.columns(2)
 with left:
-    st.subheader(f"{dealer}: by code")
+    st.subheader(f"{md(dealer)}: by code")
     codes = load("dealer_codes", dealer_id=dealer, start=start, end=end)
     codes["family"] = codes["family"].map(lambda f: FAMILIES.get(f, f))
     st.dataframe(codes, hide_index=True, width="stretch")
 with right:
-    st.subheader(f"{dealer}: over time")
+    st.subheader(f"{md(dealer)}: over time")
     trend = load("dealer_trend", dealer_id=dealer, start=start, end=end)
     long = trend.melt(
         id_vars=["day"],

@@ -6,6 +6,7 @@ import altair as alt
 import streamlit as st
 
 from dashboards.state import guard, load
+from dashboards.text import md
 from dashboards.ui import SEVERITY_COLOURS
 
 st.title("Overview")
@@ -32,19 +33,44 @@ st.caption(
     f"{int(totals['hands_with_findings']):,} hands with findings."
 )
 
+opened = load("open_cases").set_index("severity")
+
+
+def _open(severity: str, column: str = "cases") -> int:
+    return int(opened[column].get(severity, 0)) if not opened.empty else 0
+
+
+undecided = _open("critical") + _open("major")
+overdue = _open("critical", "overdue") + _open("major", "overdue")
+if undecided:
+    st.error(
+        f"**Needs a decision: {_open('critical'):,} critical and {_open('major'):,} major "
+        f"findings** are open or escalated ({overdue:,} overdue). "
+        "[Open the queue](/findings?severity=critical&severity=major&status=open"
+        "&status=escalated)"
+    )
+else:
+    st.success("Nothing critical or major is waiting for a decision.")
+
 runs = load("runs", limit=1)
 if runs.empty:
     st.info("No nightly run recorded in this store.")
 else:
     run = runs.iloc[0]
+    critical = int(run["findings_critical"])
+    # The job's own word is "ok" when nothing reached --fail-on; beside critical
+    # findings the screen never says "ok".
+    word = str(run["status"])
+    if word == "ok" and critical:
+        word = "critical findings"
     text = (
-        f"Last run #{run['run_id']}: **{run['status']}**, started {run['started_at']}, "
-        f"{run['hands']:,} new hands, {run['findings']:,} new findings, "
-        f"{run['quarantined']:,} quarantined."
+        f"Last run #{run['run_id']}: **{md(word)}**, started {md(run['started_at'])}, "
+        f"{run['hands']:,} new hands, {run['findings']:,} new findings "
+        f"({critical:,} critical), {run['quarantined']:,} quarantined."
     )
     if run["status"] in ("failed", "interrupted"):
-        st.error(text + (f" Error: {run['error']}" if run["error"] else ""))
-    elif run["status"] == "findings":
+        st.error(text + (f" Error: {md(run['error'])}" if run["error"] else ""))
+    elif run["status"] == "findings" or critical:
         st.warning(text)
     else:
         st.success(text)
@@ -80,11 +106,17 @@ else:
 
 left, right = st.columns(2)
 with left:
-    st.subheader("Codes with most findings")
-    st.dataframe(load("by_code").head(10), hide_index=True, width="stretch")
+    st.subheader("Findings by code, worst first")
+    st.dataframe(
+        load("by_code"),
+        hide_index=True,
+        width="stretch",
+        height=360,
+        column_config={"severity": st.column_config.TextColumn("severity")},
+    )
 with right:
     st.subheader("Tables with most findings")
-    st.dataframe(load("by_table").head(10), hide_index=True, width="stretch")
+    st.dataframe(load("by_table"), hide_index=True, width="stretch", height=360)
 
 st.subheader("Audit coverage")
 st.write(
