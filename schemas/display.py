@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
@@ -84,3 +85,33 @@ def csv_bytes(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> byte
     out = io.StringIO(newline="")
     write_csv(out, columns, rows)
     return out.getvalue().encode("utf-8")
+
+
+#: Evidence keys whose whole-number values are amounts in cents (a dict of them: by seat).
+AMOUNT_KEYS: frozenset[str] = frozenset({
+    "amount", "unit", "current_bet", "stake", "owed", "to", "called", "collected", "carried",
+    "returned", "paid", "due", "withdrawn", "total", "rake", "put_in", "recorded_pot",
+    "penalty", "penalty_paid", "penalty_due", "paid_out", "opening_bet", "first_bet",
+    "not_returned", "expected",
+})  # fmt: skip
+
+
+def evidence_items(evidence: Mapping[str, Any], currency: str = "$") -> list[tuple[str, str]]:
+    """A finding's evidence as (key, text) pairs, amounts in the house's currency."""
+    out = []
+    for key in sorted(evidence):
+        value = evidence[key]
+        if key in AMOUNT_KEYS:
+            value = _amounts(value, currency)
+        out.append((key, value if isinstance(value, str) else json.dumps(value, sort_keys=True)))
+    return out
+
+
+def _amounts(value: Any, currency: str) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return money_text(value, currency)
+    if isinstance(value, dict) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value.values()
+    ):
+        return ", ".join(f"seat {k}: {money_text(v, currency)}" for k, v in value.items())
+    return value

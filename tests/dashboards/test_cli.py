@@ -89,7 +89,7 @@ def test_sigterm_stops_the_streamlit_child(store: Path, tmp_path: Path) -> None:
 
 
 def test_a_killed_command_takes_its_child_along(store: Path, tmp_path: Path) -> None:
-    proc, url, _ = _start(store, tmp_path)
+    proc, _, _ = _start(store, tmp_path)
     try:
         children = _children(proc.pid)
         proc.kill()  # SIGKILL: no handler runs; the kernel tells the child

@@ -110,7 +110,7 @@ def check_page(at: AppTest) -> int:
         for text in _strings(MessageToDict(proto), _MARKDOWN_FIELDS):
             rendered = RENDER.render(text)
             assert "<img" not in rendered, (kind, text)
-            assert not re.search(r"<a href=\"(https?:)?//|<a href=\"https?:", rendered), (kind, text)
+            assert not re.search(r"<a href=\"(https?:)?//", rendered), (kind, text)
             assert "<img" not in text.lower() or "\\<img" in text, (kind, text)
             checked += 1
     return checked
@@ -118,14 +118,14 @@ def check_page(at: AppTest) -> int:
 
 def test_payloads_reach_the_store(hostile: tuple[Path, Path]) -> None:
     store, _ = hostile
-    (room, dealer) = sql(store, "SELECT room, dealer_id FROM hands WHERE hand_id = 'BCY-T01-000001'")[0]
+    (room, dealer) = sql(store, "SELECT room, dealer_id FROM hands"
+                                " WHERE hand_id = 'BCY-T01-000001'")[0]
     assert EVIL in room and EVIL in dealer
     assert sql(store, "SELECT count(*) FROM quarantine WHERE raw_text LIKE '%evil.example%'")[0][0]
     assert sql(store, "SELECT count(*) FROM stg_seats WHERE player_id LIKE '%evil%'")[0][0] == 2
 
 
 def test_every_page_shows_log_strings_as_text(hostile: tuple[Path, Path]) -> None:
-    store, reviews_file = hostile
     hand = "BCY-T01-000001"
     # An officer whose name is a payload files a payload note.
     at = open_page("hand", {"hand_id": hand})
