@@ -50,6 +50,8 @@ MATERIALIZED: tuple[str, ...] = (
     "mart_player_actions",
     "mart_player_false_openers",
     "mart_player_findings",
+    "mart_unit_hands_daily",
+    "mart_unit_flagged_daily",
 )
 
 

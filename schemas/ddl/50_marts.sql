@@ -144,3 +144,29 @@ SELECT (SELECT count(*) FROM hands) AS hands,
        -- audit coverage: a hand is fully verified when no rule was unverifiable on it
        (SELECT count(DISTINCT hand_id) FROM unverifiable) AS hands_unverifiable,
        (SELECT count(*) FROM unverifiable) AS unverifiable_checks;
+
+-- Dealers and tables compared with the room: hands dealt, and hands with at least one
+-- finding (by family, '*' for any) with the findings by severity, per unit and day. A
+-- hand with a finding is a success of a binomial count (dashboards/rates.py tests it).
+CREATE OR REPLACE VIEW mart_unit_hands_daily AS
+SELECT 'dealer' AS unit, coalesce(dealer_id, '(none)') AS unit_id, day, count(*) AS hands
+FROM mart_hands GROUP BY ALL
+UNION ALL
+SELECT 'table', table_id, day, count(*) FROM mart_hands GROUP BY ALL;
+
+CREATE OR REPLACE VIEW mart_unit_flagged_daily AS
+WITH f AS (SELECT *, coalesce(dealer_id, '(none)') AS dealer FROM mart_findings),
+     units AS (SELECT 'dealer' AS unit, dealer AS unit_id, * FROM f
+               UNION ALL BY NAME
+               SELECT 'table' AS unit, table_id AS unit_id, * FROM f)
+SELECT unit, unit_id, day, family, count(DISTINCT hand_id) AS hands_with_findings,
+       count(*) FILTER (WHERE severity = 'critical') AS critical,
+       count(*) FILTER (WHERE severity = 'major') AS major,
+       count(*) FILTER (WHERE severity = 'minor') AS minor
+FROM units GROUP BY ALL
+UNION ALL
+SELECT unit, unit_id, day, '*', count(DISTINCT hand_id),
+       count(*) FILTER (WHERE severity = 'critical'),
+       count(*) FILTER (WHERE severity = 'major'),
+       count(*) FILTER (WHERE severity = 'minor')
+FROM units GROUP BY ALL;

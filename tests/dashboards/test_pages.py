@@ -190,26 +190,37 @@ def test_tables_page_sequence(store: Path) -> None:
         [table, day],
     )[0]
     assert shown["Sequence findings"] == str(sequence)
-    assert len(at.dataframe[0].value) == deals
+    assert len(at.dataframe[-1].value) == deals
 
 
 def test_dealers_rates(store: Path) -> None:
     at = open_page("dealers")
-    rates = at.dataframe[0].value.set_index("dealer_id")
+    rates = next(d.value for d in at.dataframe if "unit_id" in d.value.columns)
+    rates = rates.set_index("unit_id")
     expected = sql(
         store,
-        "SELECT coalesce(h.dealer_id, '(none)'), count(DISTINCT h.hand_id), count(f.code)"
+        "SELECT coalesce(h.dealer_id, '(none)'), count(DISTINCT h.hand_id),"
+        " count(DISTINCT f.hand_id), count(f.code) FILTER (WHERE f.severity = 'critical')"
         " FROM hands h LEFT JOIN findings f USING (hand_id) GROUP BY ALL",
     )
     assert len(rates) == len(expected)
-    for dealer, hands, found in expected:
+    for dealer, hands, with_findings, critical in expected:
         assert rates.loc[dealer, "hands"] == hands
-        assert rates.loc[dealer, "findings"] == found
-        assert rates.loc[dealer, "per_1000"] == pytest.approx(found * 1000 / hands, abs=0.01)
-    (all_hands, all_findings) = sql(
-        store, "SELECT count(*), (SELECT count(*) FROM findings) FROM hands"
-    )[0]
-    assert metrics(at)["Room average"].startswith(f"{all_findings * 1000 / all_hands:.2f}")
+        assert rates.loc[dealer, "flagged"] == with_findings
+        assert rates.loc[dealer, "critical"] == critical
+        row = rates.loc[dealer]
+        assert row["per_1000"] == pytest.approx(with_findings * 1000 / hands, abs=0.01)
+        assert row["ci_low"] <= row["per_1000"] <= row["ci_high"]
+        assert row["findings"].startswith("/findings?dealer=")
+    assert any("exact binomial test" in c.value for c in at.caption)
+
+
+def test_tables_against_the_room(store: Path) -> None:
+    at = open_page("tables")
+    rates = next(d.value for d in at.dataframe if "unit_id" in d.value.columns)
+    (tables,) = sql(store, "SELECT count(DISTINCT table_id) FROM hands")[0]
+    assert len(rates) == tables and rates["tested"].all()  # 250 hands a table: all tested
+    assert rates["q_value"].between(0, 1).all()
 
 
 def test_players_stats(store: Path) -> None:

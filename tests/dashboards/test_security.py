@@ -89,7 +89,7 @@ def test_every_query_binds_its_text_parameters(store: Path, tmp_path: Path, payl
                 values[p.name] = sql(store, "SELECT max(day) FROM mart_hands")[0][0]
             frame = query(ctx, **values)
             checked += 1
-            if name in ("dealer_rates", "dealer_codes", "dealer_trend"):
+            if name in ("dealer_codes", "dealer_trend"):
                 # Room rows are listed for any dealer; an unknown dealer has none of its own.
                 assert frame.filter(like="findings").iloc[:, 0].fillna(0).eq(0).all()
                 continue
