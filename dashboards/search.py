@@ -31,7 +31,7 @@ def hand_search_form() -> None:
         table = c3.text_input("Table id contains", max_chars=80, key="hs_table")
         code = c4.text_input("Finding code", max_chars=8, key="hs_code")
         c5, c6, c7 = st.columns([2, 1, 1])
-        days = c5.date_input("Days", value=(), key="hs_days")
+        days = c5.date_input("Days", value=[], key="hs_days")
         low = c6.text_input("Pot at least", max_chars=20, key="hs_min")
         high = c7.text_input("Pot at most", max_chars=20, key="hs_max")
         asked = st.form_submit_button("Search")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -82,3 +83,21 @@ def key_of(row: pd.Series) -> FindingKey:
         action_index=None if pd.isna(index) else int(index),
         seat=None if pd.isna(seat) else int(seat),
     )
+
+
+def export_buttons(rows: Callable[[], pd.DataFrame], name: str, disabled: bool = False) -> None:
+    """CSV (formula cells neutralised) and JSON downloads of ``rows()``, built on click."""
+    c1, c2, _ = st.columns([1, 1, 4])
+
+    def as_csv() -> bytes:
+        frame = rows().astype(object)
+        frame = frame.where(pd.notna(frame), "")
+        return csv_bytes([str(c) for c in frame.columns], frame.to_dict("records"))
+
+    def as_json() -> str:
+        return rows().to_json(orient="records", date_format="iso", force_ascii=False) or "[]"
+
+    c1.download_button("Download CSV", as_csv, file_name=f"{name}.csv", mime="text/csv",
+                       disabled=disabled, key=f"csv-{name}")  # fmt: skip
+    c2.download_button("Download JSON", as_json, file_name=f"{name}.json",
+                       mime="application/json", disabled=disabled, key=f"json-{name}")  # fmt: skip

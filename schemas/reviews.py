@@ -398,10 +398,13 @@ def events(
         where, params = " WHERE hand_id = ?", [hand_id]
     rows = _rows(path, f"SELECT {', '.join(_FIELDS)} FROM case_events{where} ORDER BY event_id",
                  params)  # fmt: skip
-    return [
-        CaseEvent(*row[:6], CaseStatus(row[6]), CaseStatus(row[7]), *row[8:])  # type: ignore[arg-type]
-        for row in rows
-    ]
+    events_found = []
+    for row in rows:
+        fields = dict(zip(_FIELDS[1:], row[1:], strict=True))
+        fields["status"] = CaseStatus(fields["status"])
+        fields["previous_status"] = CaseStatus(fields["previous_status"])
+        events_found.append(CaseEvent(event_id=int(row[0]), **fields))
+    return events_found
 
 
 def chain_head(path: Path) -> tuple[int, str]:

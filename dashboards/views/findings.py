@@ -31,7 +31,7 @@ def _options(kind: str) -> list[str]:
 
 assigned = reviews.latest(reviews_path())["assignee"].dropna().tolist()
 assignee_options = [UNASSIGNED, *dict.fromkeys([*office().people(), *assigned])]
-url = UrlFilters(st.query_params, st.session_state)
+url = UrlFilters(st.query_params, st.session_state)  # type: ignore[arg-type]
 url.multi("f_tables", "table", _options("table"))
 url.multi("f_dealers", "dealer", _options("dealer"))
 url.multi("f_codes", "code", _options("code"))

@@ -87,7 +87,7 @@ def test_no_decision_and_no_reviewer_are_preselected(reviews_file: Path) -> None
 @pytest.mark.usefixtures("house")
 def test_a_case_moves_through_its_states(reviews_file: Path) -> None:
     at = open_page("findings")
-    key = at.selectbox(key="f_case").value
+    key = str(at.selectbox(key="f_case").value)
     steps = [("escalated", "ana"), ("confirmed", "bo"), ("resolved", "bo"), ("open", "ana")]
     for decision, actor in steps:
         offered = at.radio(key=f"queue-{key}-decision").options

@@ -9,11 +9,11 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from dashboards import analytics, queries, reviews
+from dashboards import analytics, browser, queries, reviews
 from tests.dashboards.conftest import decide, open_page, sql
 
-# analytics registers its queries on import.
-assert analytics
+# analytics and browser register their queries on import.
+assert analytics and browser
 
 PAYLOADS = (
     "' OR '1'='1",
@@ -87,7 +87,13 @@ def test_every_query_binds_its_text_parameters(store: Path, tmp_path: Path, payl
                 if p.name in values or p.name == "ctx" or p.default is not inspect.Parameter.empty:
                     continue
                 values[p.name] = sql(store, "SELECT max(day) FROM mart_hands")[0][0]
-            frame = query(ctx, **values)
+            try:
+                frame = query(ctx, **values)
+            except KeyError:
+                # The Browse page's queries refuse a relation name not in the catalogue.
+                assert "relation" in values, name
+                checked += 1
+                continue
             checked += 1
             if name in ("dealer_codes", "dealer_trend"):
                 # Room rows are listed for any dealer; an unknown dealer has none of its own.
