@@ -15,9 +15,10 @@ import streamlit as st
 
 from dashboards import reviews
 from dashboards.reviews import CaseStatus, Change, FindingKey
-from dashboards.state import office, reviews_path
+from dashboards.state import office, reviews_path, room_offset
 from dashboards.text import md
 from dashboards.ui import key_of
+from schemas.display import iso_instant_text
 from schemas.reviews import MAX_NOTE, TRANSITIONS, ReviewFileTampered
 
 #: The session key of the person deciding (chosen once, in the sidebar).
@@ -115,6 +116,7 @@ def case_panel(row: pd.Series, where: str, actor: str | None) -> None:
     if flash in st.session_state:
         st.success(md(st.session_state.pop(flash)))
     history = reviews.history(reviews_path(), key)
+    history["at"] = [iso_instant_text(t, room_offset()) for t in history["at"]]
     if not history.empty:
         st.caption("History of this case (oldest first)")
         st.dataframe(history, hide_index=True, width="stretch")

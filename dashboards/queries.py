@@ -169,9 +169,29 @@ def unverifiable_by_code(ctx: Context) -> pd.DataFrame:
 
 
 @query()
+def room_offset(ctx: Context) -> pd.DataFrame:
+    """The room's UTC offset in minutes (its newest hand's), for instants shown on its clock."""
+    return ctx.frame(
+        "SELECT coalesce((SELECT utc_offset_minutes FROM mart_hands ORDER BY time DESC LIMIT 1),"
+        " 0) AS minutes"
+    )
+
+
+@query()
 def runs(ctx: Context, limit: int = 50) -> pd.DataFrame:
-    """The latest runs of the nightly job, newest first."""
-    return ctx.frame("SELECT * FROM runs ORDER BY run_id DESC LIMIT $limit", {"limit": limit})
+    """The latest runs of the nightly job, newest first, with their start and end as the
+    room's clock shows them (the offset of the newest hand)."""
+    return ctx.frame(
+        """
+        WITH o AS (SELECT coalesce((SELECT utc_offset_minutes FROM mart_hands
+                                    ORDER BY time DESC LIMIT 1), 0) AS off)
+        SELECT local_time_text(timezone('UTC', r.started_at) + to_minutes(o.off), o.off)
+                   AS started, local_time_text(timezone('UTC', r.ended_at) + to_minutes(o.off),
+                   o.off) AS ended, r.* EXCLUDE (started_at, ended_at)
+        FROM runs AS r, o ORDER BY r.run_id DESC LIMIT $limit
+        """,
+        {"limit": limit},
+    )
 
 
 # --------------------------------------------------------------------------- findings

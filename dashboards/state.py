@@ -155,6 +155,11 @@ def load(name: str, **params: Any) -> pd.DataFrame:
     return _cached(snap, f"{snap.store}|{snap.token}", rtoken, name, params)
 
 
+def room_offset() -> int:
+    """The room's UTC offset in minutes (instants are shown on the room's clock)."""
+    return int(load("room_offset")["minutes"].iloc[0])
+
+
 def guard() -> Snapshot | None:
     """The snapshot, or ``None`` after showing why the store cannot be read."""
     try:

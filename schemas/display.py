@@ -115,3 +115,15 @@ def _amounts(value: Any, currency: str) -> Any:
     ):
         return ", ".join(f"seat {k}: {money_text(v, currency)}" for k, v in value.items())
     return value
+
+
+def iso_instant_text(text: Any, offset_minutes: int | None) -> str:
+    """An ISO instant (a decision's time, a run's start) on the room's clock, one format;
+    an empty string for anything that is not a non-empty string (None, NaN)."""
+    if not isinstance(text, str) or not text:
+        return ""
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    return local_time_text(when, offset_minutes)

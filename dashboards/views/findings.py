@@ -11,9 +11,10 @@ from dashboards import reviews
 from dashboards.cases import actor_picker, bulk_panel, case_panel
 from dashboards.filters import UrlFilters
 from dashboards.queries import FAMILIES, REVIEW_STATUSES, SEVERITIES, SORTS, UNASSIGNED
-from dashboards.state import guard, load, office, reviews_path
+from dashboards.state import guard, load, office, reviews_path, room_offset
 from dashboards.text import md
 from dashboards.ui import hand_link_config, hand_url, queue_csv, with_hand_links
+from schemas.display import iso_instant_text
 
 st.title("Findings")
 snap = guard()
@@ -89,7 +90,8 @@ filters: dict[str, Any] = {
     "sort": sort,
     "descending": not ascending,
 }
-queue = load("findings_queue", limit=2000, **filters)
+queue = load("findings_queue", limit=2000, **filters).copy()
+queue["decided_at"] = [iso_instant_text(t, room_offset()) for t in queue["decided_at"]]
 total = int(queue["total"].iloc[0]) if not queue.empty else 0
 st.markdown(
     f"**{total:,} findings** match" + (" (showing the first 2,000)" if total > 2000 else "")
@@ -99,7 +101,9 @@ st.markdown(
 
 def _csv() -> bytes:
     # Built only when the button is clicked: the whole filtered set, not the shown page.
-    return queue_csv(load("findings_queue", limit=None, **filters))
+    every = load("findings_queue", limit=None, **filters).copy()
+    every["decided_at"] = [iso_instant_text(t, room_offset()) for t in every["decided_at"]]
+    return queue_csv(every)
 
 
 st.download_button(
@@ -130,9 +134,11 @@ if queue.empty:
     st.info("No finding matches the filters.")
     st.stop()
 shown = queue.head(500)
+# The label names the finding only: its state is shown beside it, never in the label (a
+# browser keeps showing a selected option's old label when only the label changes).
 labels = {
     row.finding_key: f"{row.severity} · {row.code} · {row.hand_id} · seat "
-    f"{'—' if pd.isna(row.seat) else int(row.seat)} · {row.review_status}"
+    f"{'—' if pd.isna(row.seat) else int(row.seat)} · {row.time_text}"
     for row in shown.itertuples()
 }
 keys = list(labels)

@@ -17,6 +17,7 @@ from dashboards.search import hand_search_form
 from dashboards.state import guard, load, office, reviews_path
 from dashboards.text import md
 from dashboards.ui import money, severity_label
+from schemas.display import iso_instant_text
 
 st.title("Hand")
 snap = guard()
@@ -192,6 +193,7 @@ with findings_tab:
         st.caption("Rules that could not be checked on this hand")
         st.dataframe(unverifiable, hide_index=True)
     history = reviews.hand_history(reviews_path(), hand_id)
+    history["at"] = [iso_instant_text(t, int(head["utc_offset_minutes"])) for t in history["at"]]
     if not history.empty:
         st.subheader("Case history of this hand")
         st.dataframe(history, hide_index=True, width="stretch")

@@ -64,7 +64,7 @@ else:
     if word == "ok" and critical:
         word = "critical findings"
     text = (
-        f"Last run #{run['run_id']}: **{md(word)}**, started {md(run['started_at'])}, "
+        f"Last run #{run['run_id']}: **{md(word)}**, started {md(run['started'])}, "
         f"{run['hands']:,} new hands, {run['findings']:,} new findings "
         f"({critical:,} critical), {run['quarantined']:,} quarantined."
     )
@@ -116,7 +116,7 @@ with left:
     )
 with right:
     st.subheader("Tables with most findings")
-    st.dataframe(load("by_table"), hide_index=True, width="stretch", height=360)
+    st.dataframe(load("by_table"), hide_index=True, width="stretch")
 
 st.subheader("Audit coverage")
 st.write(

@@ -277,8 +277,13 @@ def build_report(
         ).fetchall()
         if rows:
             run_status, duplicates, run_files = rows[0]
-    findings = with_cases(con, _with_excerpts(con, _findings(con, scope, docs,
-                                                             office.dashboard_url)))
+    (offset,) = con.execute(
+        hands_cte + "SELECT coalesce(arg_max(h.utc_offset_minutes, h.time), 0)"
+        " FROM hands h JOIN sh USING (hand_id)", dict(params),
+    ).fetchone() or (0,)  # fmt: skip
+    findings = with_cases(
+        con, _with_excerpts(con, _findings(con, scope, docs, office.dashboard_url)), offset
+    )
     by_severity = {s: sum(1 for f in findings if f.severity == s) for s in SEVERITIES}
     names = {code: doc.name for code, doc in docs.items()}
     cited = {f.code for f in findings}

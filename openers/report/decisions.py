@@ -22,6 +22,7 @@ from typing import Any
 import duckdb
 
 from openers.report.model import Case, Changes, Comparison, DecisionGroup, FindingRow
+from schemas.display import iso_instant_text
 from schemas.reviews import FindingKey, latest_rows, reviews_path_for
 
 #: How far back "new" and the daily average look.
@@ -37,13 +38,17 @@ def store_path(con: duckdb.DuckDBPyConnection) -> Path | None:
     return Path(row[0]) if row and row[0] else None
 
 
-def with_cases(con: duckdb.DuckDBPyConnection, findings: list[FindingRow]) -> list[FindingRow]:
-    """Each finding with its case from the review file beside the store."""
+def with_cases(
+    con: duckdb.DuckDBPyConnection, findings: list[FindingRow], offset_minutes: int
+) -> list[FindingRow]:
+    """Each finding with its case from the review file beside the store (decision times on
+    the room's clock)."""
     store = store_path(con)
     if store is None:
         return findings
     cases = {
-        key: Case(status, reason, assignee, due, reviewer, at, note)
+        key: Case(status, reason, assignee, due, reviewer,
+                  iso_instant_text(at, offset_minutes), note)
         for key, status, reason, assignee, due, reviewer, note, at, _ in latest_rows(
             reviews_path_for(store)
         )
