@@ -10,6 +10,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -147,17 +148,17 @@ def _first_case(review_file: Path) -> reviews.FindingKey:
                               None if seat == "-" else int(seat))  # fmt: skip
 
 
-def _choose(page: object, label: str, option: str, sidebar: bool = False) -> None:
+def _choose(page: Any, label: str, option: str, sidebar: bool = False) -> None:
     """Pick ``option`` in the selectbox labelled ``label``."""
-    scope = page.locator("[data-testid='stSidebar']") if sidebar else page  # type: ignore[attr-defined]
-    scope.get_by_label(label).first.click()  # type: ignore[attr-defined]
-    page.get_by_role("option", name=option, exact=True).click()  # type: ignore[attr-defined]
+    scope = page.locator("[data-testid='stSidebar']") if sidebar else page
+    scope.get_by_label(label).first.click()
+    page.get_by_role("option", name=option, exact=True).click()
 
 
-def _case_through_its_states(page: object, url: str) -> None:
+def _case_through_its_states(page: Any, url: str) -> None:
     """One case: open -> escalated (ana) -> confirmed (bo) -> resolved (bo), a shot each."""
-    page.goto(f"{url}/findings?severity=critical")  # type: ignore[attr-defined]
-    page.get_by_role("heading", name="Findings", exact=True).wait_for(timeout=30_000)  # type: ignore[attr-defined]
+    page.goto(f"{url}/findings?severity=critical")
+    page.get_by_role("heading", name="Findings", exact=True).wait_for(timeout=30_000)
     _settle(page)
     steps = [("ana.ortiz", "escalated", "seen on the floor video"),
              ("bo.lee", "confirmed", "the video shows the raise"),
@@ -165,12 +166,12 @@ def _case_through_its_states(page: object, url: str) -> None:
     for i, (who, decision, note) in enumerate(steps):
         _choose(page, "You are", who, sidebar=True)
         _settle(page)
-        form = page.locator("[data-testid='stForm']").first  # type: ignore[attr-defined]
+        form = page.locator("[data-testid='stForm']").first
         form.get_by_text(decision, exact=True).click()
         form.get_by_label("Note").fill(note)
         form.get_by_role("button", name="Save").click()
-        page.get_by_text(f"→ {decision} by {who}").first.wait_for(timeout=30_000)  # type: ignore[attr-defined]
+        page.get_by_text(f"→ {decision} by {who}").first.wait_for(timeout=30_000)
         _settle(page)
         shot = SHOTS / f"case-{i + 1}-{decision}.png"
-        page.screenshot(path=str(shot), full_page=True)  # type: ignore[attr-defined]
+        page.screenshot(path=str(shot), full_page=True)
         print(f"screenshot: {shot}")
