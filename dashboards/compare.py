@@ -48,7 +48,8 @@ def unit_comparison(unit: str, start: date, end: date, family: str) -> pd.DataFr
     )
     colours = {**SEVERITY_COLOURS, "none": _NONE_COLOUR}
     base = alt.Chart(rates).encode(
-        y=alt.Y("unit_id:N", sort="-x", title=unit, axis=alt.Axis(labelOverlap=False))
+        y=alt.Y("unit_id:N", sort=alt.EncodingSortField("per_1000", order="descending"),
+                title=unit, axis=alt.Axis(labelOverlap=False))
     )
     bars = base.mark_bar().encode(
         x=alt.X("per_1000:Q", title="hands with a finding per 1,000"),
@@ -60,9 +61,9 @@ def unit_comparison(unit: str, start: date, end: date, family: str) -> pd.DataFr
                  "room_per_1000", "rate_ratio", "q_value", "flag"],
     )  # fmt: skip
     whiskers = base.mark_rule(color="#37474f").encode(x="ci_low:Q", x2="ci_high:Q")
-    marks = base.mark_text(align="left", dx=4, color="#c62828", fontWeight="bold").encode(
-        x="ci_high:Q", text="flag:N"
-    )
+    marks = base.transform_filter("datum.above").mark_text(
+        align="left", dx=4, color="#c62828", fontWeight="bold"
+    ).encode(x="ci_high:Q", text="flag:N")
     room = float(rates["flagged"].sum() * 1000 / max(1, rates["hands"].sum()))
     rule = alt.Chart(pd.DataFrame({"room": [room]})).mark_rule(
         color="#1565c0", strokeDash=[4, 3]

@@ -130,14 +130,14 @@ def replay() -> None:
             st.session_state[STEP] += 1
     step = st.session_state[STEP]
     b = st.columns(5)
-    b[0].button("⏮ start", on_click=_move, args=(0,), key="h_first")
+    b[0].button("« start", on_click=_move, args=(0,), key="h_first")
     b[1].button("◀ step", on_click=_move, args=(step - 1,), key="h_back")
     b[2].button(
-        "⏸ pause" if st.session_state[PLAYING] else "▶ play", on_click=_toggle_play,
+        "■ pause" if st.session_state[PLAYING] else "▶ play", on_click=_toggle_play,
         key="h_play",
     )  # fmt: skip
     b[3].button("step ▶", on_click=_move, args=(step + 1,), key="h_forward")
-    b[4].button("end ⏭", on_click=_move, args=(len(lines),), key="h_last")
+    b[4].button("end »", on_click=_move, args=(len(lines),), key="h_last")
     if lines:
         st.slider("After line", 0, len(lines), key=STEP)
     seats = lines[step - 1].seats if step else seats_before_play(record)

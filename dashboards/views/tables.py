@@ -76,7 +76,7 @@ st.dataframe(
     with_money(with_hand_links(deals), ["ante", "carried", "pot", "carried_out"]),
     column_order=[
         "link",
-        "time",
+        "time_text",
         "dealer_id",
         "button",
         "jackpot",
@@ -90,7 +90,7 @@ st.dataframe(
         "sequence_findings",
         "sequence_messages",
     ],
-    column_config=hand_link_config(),
+    column_config={**hand_link_config(), "time_text": "time (room)"},
     hide_index=True,
     width="stretch",
     height=480,

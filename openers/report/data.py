@@ -316,5 +316,6 @@ def build_report(
         profile=_profile(con, scope),
         currency=office.currency,
         needs_decision=needs_decision(findings),
-        changes=changes(con, findings, first_day, last_day, scope.run_id),
+        changes=changes(con, findings, first_day, last_day, scope.run_id,
+                        (scope.hands, scope.params)),
     )

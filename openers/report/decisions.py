@@ -107,8 +107,14 @@ def changes(
     first_day: date | None,
     last_day: date | None,
     run_id: int | None,
+    scope_hands: tuple[str, Mapping[str, Any]] = ("SELECT NULL AS hand_id", {}),
 ) -> Changes:
-    """This report's findings against the previous run or period and the 30 days before."""
+    """This report's findings against the previous run or period and the 30 days before.
+
+    "New" means named by no finding of the hands played from 30 days before the first
+    day of play to the last, other than this report's own hands (``scope_hands``: their
+    SQL and its parameters), so an earlier run of the same day counts as before.
+    """
     if first_day is None or last_day is None:
         return Changes()
     span = (last_day - first_day).days + 1
@@ -125,8 +131,7 @@ def changes(
     start, end = _shifted(first_day, BASELINE_DAYS), _shifted(first_day, 1)
     if start is None or end is None:
         return Changes(tuple(against))
-    window = {"a": start, "b": end}
-    c, m, n = _counts(con, f"{LOCAL_DAY_SQL} BETWEEN $a AND $b", window)
+    c, m, n = _counts(con, f"{LOCAL_DAY_SQL} BETWEEN $a AND $b", {"a": start, "b": end})
     scale = span / BASELINE_DAYS
     against.append(Comparison(f"30-day average ({start.isoformat()} to {end.isoformat()})",
                               round(c * scale, 1), round(m * scale, 1), round(n * scale, 1)))
@@ -134,7 +139,9 @@ def changes(
         {v for (v,) in con.execute(
             f"SELECT DISTINCT {column} FROM findings f JOIN hands h ON h.hand_id = f.hand_id"
             " LEFT JOIN stg_seats s ON s.hand_id = f.hand_id AND s.seat = f.seat"
-            f" WHERE {LOCAL_DAY_SQL} BETWEEN $a AND $b AND {column} IS NOT NULL", window,
+            f" WHERE {LOCAL_DAY_SQL} BETWEEN $a AND $b AND {column} IS NOT NULL"
+            f" AND f.hand_id NOT IN ({scope_hands[0]})",
+            {**scope_hands[1], "a": start, "b": last_day},
         ).fetchall()}
         for column in ("f.code", "h.dealer_id", "s.player_id")
     )  # fmt: skip

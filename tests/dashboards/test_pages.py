@@ -142,7 +142,7 @@ def test_hand_replayer(store: Path, reviews_file: Path) -> None:
     assert not at.exception and at.slider(key="h_step").value == 1
     next(b for b in at.button if b.label == "step ▶").click().run()
     assert at.slider(key="h_step").value == 2
-    next(b for b in at.button if b.label == "⏮ start").click().run()
+    next(b for b in at.button if b.label == "« start").click().run()
     assert at.slider(key="h_step").value == 0
     # The deals before and after it at its table are one click away.
     previous, following = sql(

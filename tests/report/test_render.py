@@ -51,7 +51,7 @@ def test_needs_a_decision_box_comes_first_with_the_changes():
     box = main[main.index('id="decision"'): main.index('id="totals"')]
     assert "<b>1</b> critical and major findings have no decision yet" in box
     assert "Table T02" in box
-    assert "run #6" in box and "0 (more)" in box and "3 (fewer)" in box
+    assert "run #6" in box and "0 (+1)" in box and "3 (-2)" in box
     assert "codes P402" in box
 
 
