@@ -10,6 +10,7 @@ import duckdb
 import pytest
 from PIL import Image
 
+from openers.report import report_for_run
 from openers.report.charts import SEVERITY_COLOURS
 from schemas.reviews import (
     DISMISS_REASONS,
@@ -73,19 +74,22 @@ def test_report_and_its_decision_box_in_chromium(tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api")
     write_day(tmp_path / "inbox", ("T01", "T02", "T03"), range(30), every=5)
     first = run_in_process(tmp_path, reports=tmp_path / "reports")
+    write_day(tmp_path / "inbox", ("T01", "T02", "T03"), range(30, 60), every=3, append=True)
+    result = run_in_process(tmp_path, reports=tmp_path / "reports")
+    assert first.run_id is not None and result.run_id == first.run_id + 1
     store = tmp_path / "store.duckdb"
-    # An officer decided one over-cap raise before the next night: it leaves the box.
+    # In the morning an officer dismisses one of the night's findings; the report written
+    # again (openers report --run) keeps it out of the box and shows its case.
     con = duckdb.connect(str(store), read_only=True)
     hand, code, index, seat = con.execute(
         "SELECT hand_id, code, action_index, seat FROM findings WHERE code = 'B101'"
-        " ORDER BY hand_id LIMIT 1").fetchone()
-    con.close()
+        " ORDER BY hand_id DESC LIMIT 1").fetchall()[0]
     record(reviews_path_for(store), [FindingKey(hand, code, index, seat)],
            Change(status=CaseStatus.DISMISSED, reason=DISMISS_REASONS[0]), "ana")
-    write_day(tmp_path / "inbox", ("T01", "T02", "T03"), range(30, 60), every=3, append=True)
-    result = run_in_process(tmp_path, reports=tmp_path / "reports")
-    assert result.run_id == first.run_id + 1 and result.report_dir is not None
-    page_path = (result.report_dir / "report.html").resolve()
+    files = report_for_run(con, result.run_id, tmp_path / "morning")
+    con.close()
+    page_path = files.html.resolve()
+    undecided = sum(result.counts.findings.values()) - 1
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=[
@@ -98,7 +102,10 @@ def test_report_and_its_decision_box_in_chromium(tmp_path):
             assert "Play of 2026-11-28 · Bay City Card Club · profile robert" in header
             assert "MAJOR" in header and "run #2" in header
             box = page.locator("#decision")
-            assert "have no decision yet" in box.inner_text()
+            assert f"{undecided} critical and major findings have no decision yet" in \
+                box.inner_text()
+            assert f"Case: DISMISSED ({DISMISS_REASONS[0]})" in page.locator(
+                "#findings").inner_text()
             assert f"run #{first.run_id}" in box.inner_text()
             # B101 and its dealer were named by the first run already: nothing is new.
             assert "codes none · dealers none · players none" in box.inner_text()
