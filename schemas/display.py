@@ -87,7 +87,8 @@ def csv_bytes(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> byte
     return out.getvalue().encode("utf-8")
 
 
-#: Evidence keys whose whole-number values are amounts in cents (a dict of them: by seat).
+#: Evidence keys whose whole-number values are amounts in cents (a dict of them: by seat),
+#: as round 1's rules named them; a key ending in ``_cents`` is an amount whatever its name.
 AMOUNT_KEYS: frozenset[str] = frozenset({
     "amount", "unit", "current_bet", "stake", "owed", "to", "called", "collected", "carried",
     "returned", "paid", "due", "withdrawn", "total", "rake", "put_in", "recorded_pot",
@@ -97,13 +98,17 @@ AMOUNT_KEYS: frozenset[str] = frozenset({
 
 
 def evidence_items(evidence: Mapping[str, Any], currency: str = "$") -> list[tuple[str, str]]:
-    """A finding's evidence as (key, text) pairs, amounts in the house's currency."""
+    """A finding's evidence as (key, text) pairs, amounts in the house's currency (a
+    ``stake_cents`` key is shown as ``stake``)."""
     out = []
     for key in sorted(evidence):
-        value = evidence[key]
-        if key in AMOUNT_KEYS:
+        value, label = evidence[key], key
+        if key.endswith("_cents"):
+            label = key.removesuffix("_cents")
             value = _amounts(value, currency)
-        out.append((key, value if isinstance(value, str) else json.dumps(value, sort_keys=True)))
+        elif key in AMOUNT_KEYS:
+            value = _amounts(value, currency)
+        out.append((label, value if isinstance(value, str) else json.dumps(value, sort_keys=True)))
     return out
 
 

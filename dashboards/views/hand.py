@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from html import escape
 
 import pandas as pd
@@ -17,7 +18,7 @@ from dashboards.search import hand_search_form
 from dashboards.state import guard, load, office, reviews_path
 from dashboards.text import md
 from dashboards.ui import money, severity_label
-from schemas.display import iso_instant_text
+from schemas.display import evidence_items, iso_instant_text
 
 st.title("Hand")
 snap = guard()
@@ -175,7 +176,9 @@ with findings_tab:
             f"{severity_label(str(row['severity']))}, {where}"
         )
         st.markdown(f"**{md(row['message'])}**")
-        st.caption(f"Evidence: {md(row['evidence'])}")
+        evidence = json.loads(row["evidence"]) if isinstance(row["evidence"], str) else {}
+        items = evidence_items(evidence if isinstance(evidence, dict) else {}, office().currency)
+        st.caption("Evidence: " + md("; ".join(f"{k}: {v}" for k, v in items)))
         passages = passages_for(str(row["source"]))
         st.caption(
             f"Source: {md(row['source'])}"
