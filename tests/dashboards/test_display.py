@@ -32,8 +32,11 @@ def test_python_and_sql_write_the_same_time(offset: int) -> None:
 
 
 def test_times_at_the_edges_of_the_calendar() -> None:
-    assert local_time_text(datetime(1, 1, 1, 8, 10, tzinfo=UTC), -480) == "0001-01-01 00:10:00 -08:00"
-    assert local_time_text(datetime(1, 1, 1, 0, 10, tzinfo=UTC), -480) == "0001-01-01 00:10:00 +00:00"
+    year_one = datetime(1, 1, 1, 8, 10, tzinfo=UTC)
+    assert local_time_text(year_one, -480) == "0001-01-01 00:10:00 -08:00"
+    # Before year 1 on the room's clock: the UTC clock, said as such.
+    too_early = datetime(1, 1, 1, 0, 10, tzinfo=UTC)
+    assert local_time_text(too_early, -480) == "0001-01-01 00:10:00 +00:00"
     assert local_time_text(None, 0) == ""
     assert iso_instant_text("2026-11-29T06:00:00+00:00", -480) == "2026-11-28 22:00:00 -08:00"
     assert iso_instant_text(float("nan"), -480) == ""
