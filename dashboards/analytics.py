@@ -201,3 +201,34 @@ def unit_rates(ctx: Context, unit: str, start: date, end: date, family: str = ""
         """,
         {"unit": unit, "start": start, "end": end, "family": family},
     )
+
+
+DATA_QUALITY_COLUMNS = [
+    "run_id", "started", "severity", "code", "table_id", "observed", "expected", "message",
+]  # fmt: skip
+
+
+@query()
+def data_quality_findings(ctx: Context, last_run_only: bool = False) -> pd.DataFrame:
+    """Missing data found by the nightly runs (the ``data_quality`` view; none on a store
+    written before the job recorded them), worst first, the latest run's or all."""
+    present = ctx.frame(
+        "SELECT count(*) AS n FROM duckdb_views() WHERE view_name = 'data_quality'"
+        " AND database_name = current_database()"
+    )
+    if not int(present["n"].iloc[0]):
+        return pd.DataFrame(columns=DATA_QUALITY_COLUMNS)
+    return ctx.frame(
+        """
+        WITH o AS (SELECT coalesce((SELECT utc_offset_minutes FROM mart_hands
+                                    ORDER BY time DESC LIMIT 1), 0) AS off)
+        SELECT q.run_id,
+               local_time_text(timezone('UTC', q.started_at) + to_minutes(o.off), o.off)
+                   AS started, q.severity, q.code, q.table_id, q.observed, q.expected, q.message
+        FROM data_quality AS q, o
+        WHERE NOT $last OR q.run_id = (SELECT max(run_id) FROM runs)
+        ORDER BY q.run_id DESC, CASE q.severity WHEN 'critical' THEN 0 WHEN 'major' THEN 1
+                 ELSE 2 END, q.code, q.table_id
+        """,
+        {"last": last_run_only},
+    )

@@ -12,6 +12,14 @@ snap = guard()
 if snap is None:
     st.stop()
 
+st.subheader("Missing data found by the nightly runs")
+missing = load("data_quality_findings")
+if missing.empty:
+    st.info("No run found data missing (or the store's runs did not look for it).")
+else:
+    st.dataframe(missing, hide_index=True, width="stretch")
+
+st.subheader("Quarantine")
 kinds = load("quarantine_kinds")
 total = int(kinds["items"].sum()) if not kinds.empty else 0
 st.metric("Quarantined items", f"{total:,}")

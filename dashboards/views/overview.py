@@ -52,6 +52,12 @@ if undecided:
 else:
     st.success("Nothing critical or major is waiting for a decision.")
 
+missing = load("data_quality_findings", last_run_only=True)
+for item in missing.itertuples():
+    text = (f"**Missing data ({md(item.severity)})**: {md(item.message)}"
+            + (f" · table {md(item.table_id)}" if isinstance(item.table_id, str) else ""))
+    (st.error if item.severity in ("critical", "major") else st.warning)(text)
+
 runs = load("runs", limit=1)
 if runs.empty:
     st.info("No nightly run recorded in this store.")
@@ -63,6 +69,8 @@ else:
     word = str(run["status"])
     if word == "ok" and critical:
         word = "critical findings"
+    elif word == "ok" and not missing.empty:
+        word = "missing data"
     text = (
         f"Last run #{run['run_id']}: **{md(word)}**, started {md(run['started'])}, "
         f"{run['hands']:,} new hands, {run['findings']:,} new findings "
@@ -70,7 +78,7 @@ else:
     )
     if run["status"] in ("failed", "interrupted"):
         st.error(text + (f" Error: {md(run['error'])}" if run["error"] else ""))
-    elif run["status"] == "findings" or critical:
+    elif run["status"] == "findings" or critical or not missing.empty:
         st.warning(text)
     else:
         st.success(text)

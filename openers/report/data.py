@@ -27,6 +27,7 @@ from openers.report.decisions import LOCAL_DAY_SQL, changes, needs_decision, wit
 from openers.report.model import (
     SEVERITIES,
     CountRow,
+    DataQualityRow,
     FindingRow,
     QuarantineRow,
     Report,
@@ -228,6 +229,28 @@ def _daily(con: duckdb.DuckDBPyConnection, last_day: date) -> list[DayCounts]:
     ]
 
 
+def _data_quality(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[DataQualityRow]:
+    """The run's data-quality findings (``data_quality``, written by the nightly job), or
+    those of the runs started since the period's first day; none on a store without them."""
+    present = con.execute(
+        "SELECT count(*) FROM duckdb_views() WHERE view_name = 'data_quality'"
+        " AND database_name = current_database()"
+    ).fetchone()
+    if not present or not present[0]:
+        return []
+    if scope.run_id is not None:
+        where, params = "run_id = $run", {"run": scope.run_id}
+    else:
+        where, params = "CAST(started_at AS DATE) >= $since", {"since": scope.params["since"]}
+    rows = con.execute(
+        "SELECT run_id, code, severity, table_id, observed, expected, message FROM data_quality"
+        f" WHERE {where} ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'major' THEN 1"
+        " ELSE 2 END, run_id, code, table_id",
+        params,
+    ).fetchall()
+    return [DataQualityRow(*row) for row in rows]
+
+
 def _profile(con: duckdb.DuckDBPyConnection, scope: Scope) -> str | None:
     """The house profile the findings were judged under (the run's, else the findings')."""
     if scope.run_id is not None:
@@ -318,4 +341,5 @@ def build_report(
         needs_decision=needs_decision(findings),
         changes=changes(con, findings, first_day, last_day, scope.run_id,
                         (scope.hands, scope.params)),
+        data_quality=_data_quality(con, scope),
     )

@@ -138,6 +138,19 @@ class Changes:
 
 
 @dataclass(frozen=True)
+class DataQualityRow:
+    """Missing data found by a nightly run (no new hand, a silent table, a thin night)."""
+
+    run_id: int
+    code: str
+    severity: str
+    table_id: str | None
+    observed: int | None
+    expected: int | None
+    message: str
+
+
+@dataclass(frozen=True)
 class QuarantineRow:
     """One hand that could not be read."""
 
@@ -183,6 +196,7 @@ class Report:
     currency: str = "$"
     needs_decision: list[DecisionGroup] = field(default_factory=list)
     changes: Changes = field(default_factory=Changes)
+    data_quality: list[DataQualityRow] = field(default_factory=list)
 
     @property
     def status_word(self) -> str:
@@ -191,9 +205,16 @@ class Report:
         if self.run_status in ("failed", "interrupted"):
             return "FAILED"
         for severity in SEVERITIES:
-            if self.totals.findings.get(severity):
+            if self.totals.findings.get(severity) or any(
+                q.severity == severity for q in self.data_quality
+            ):
                 return severity.upper()
         return "CLEAN"
+
+    @property
+    def missing_data(self) -> bool:
+        """Whether the run found data missing (the header says so beside the status)."""
+        return bool(self.data_quality)
 
     @property
     def dates_of_play(self) -> str:
@@ -234,6 +255,7 @@ class Report:
                 for d in self.daily
             ],
             "needs_decision": [f.where for g in self.needs_decision for f in g.findings],
+            "data_quality": [asdict(q) for q in self.data_quality],
             "changes": asdict(self.changes),
             "cases": {
                 status: sum(1 for f in self.findings if f.case.status == status)

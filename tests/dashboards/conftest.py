@@ -127,3 +127,40 @@ def metrics(at: AppTest) -> dict[str, str]:
 def save_button(at: AppTest, label: str = "Save") -> Any:
     """The first form submit button with this label."""
     return next(b for b in at.button if b.label == label)
+
+
+# The nightly job's data-quality table (schemas/ddl/76_data_quality.sql on its branch),
+# created here when the store does not have it yet, so the screens are tested either way.
+_DATA_QUALITY_DDL = """
+CREATE TABLE IF NOT EXISTS ops_data_quality (
+    run_id BIGINT NOT NULL, code VARCHAR NOT NULL, severity VARCHAR NOT NULL, table_id VARCHAR,
+    observed BIGINT, expected BIGINT, message VARCHAR NOT NULL, evidence JSON NOT NULL);
+CREATE VIEW IF NOT EXISTS data_quality AS
+SELECT q.run_id, r.started_at, r.status AS run_status, q.code, q.severity, q.table_id,
+       q.observed, q.expected, q.message, q.evidence
+FROM ops_data_quality q JOIN ops_runs r USING (run_id);
+"""
+
+
+def add_missing_data(store: Path) -> None:
+    """Record that the store's last run found table T09 silent (a data-quality finding)."""
+    con = duckdb.connect(str(store))
+    try:
+        con.execute(_DATA_QUALITY_DDL)
+        (run_id,) = con.execute("SELECT max(run_id) FROM ops_runs").fetchone() or (1,)
+        con.execute(
+            "INSERT INTO ops_data_quality VALUES (?, 'silent-table', 'major', 'T09', 0, 240,"
+            " 'table T09 dealt 240 hands last night and sent none tonight', '{}')",
+            [run_id],
+        )
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="session")
+def store_missing_data(store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the shared store whose last run found a table silent."""
+    copy = tmp_path_factory.mktemp("missing") / "openers.duckdb"
+    copy.write_bytes(store.read_bytes())
+    add_missing_data(copy)
+    return copy

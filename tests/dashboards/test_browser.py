@@ -46,7 +46,7 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def server(store: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+def server(store_missing_data: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """``openers dashboard`` on the store, on a free localhost port; yields (url, reviews)."""
     port = _free_port()
     review_file = tmp_path / "openers.reviews.sqlite"
@@ -54,7 +54,7 @@ def server(store: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
     log = (tmp_path / "server.log").open("w")
     # Its own session, so the Streamlit child goes down with it.
     proc = subprocess.Popen(
-        [*OPENERS, "dashboard", "--db", str(store), "--port", str(port),
+        [*OPENERS, "dashboard", "--db", str(store_missing_data), "--port", str(port),
          "--reviews", str(review_file), "--house", str(house)],
         stdout=log, stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT,
     )  # fmt: skip
@@ -123,6 +123,8 @@ def test_every_page_in_chromium(server: tuple[str, Path], store: Path) -> None:
                 assert not page.get_by_text("Page not found").count(), path
                 if path == "":
                     assert page.get_by_text(f"{audited:,}", exact=True).count()
+                    # The last run found a table silent: the missing-data finding is shown.
+                    assert page.get_by_text("table T09 dealt 240 hands").count()
                 if path == "hand":
                     assert page.locator(".op-card").count() > 0
                     assert page.locator(".op-raw-bad").count() > 0

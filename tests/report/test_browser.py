@@ -20,6 +20,7 @@ from schemas.reviews import (
     record,
     reviews_path_for,
 )
+from tests.dashboards.conftest import add_missing_data
 from tests.nightly.handmaker import write_day
 from tests.nightly.jobtools import run_in_process
 
@@ -86,6 +87,9 @@ def test_report_and_its_decision_box_in_chromium(tmp_path):
         " ORDER BY hand_id DESC LIMIT 1").fetchall()[0]
     record(reviews_path_for(store), [FindingKey(hand, code, index, seat)],
            Change(status=CaseStatus.DISMISSED, reason=DISMISS_REASONS[0]), "ana")
+    con.close()
+    add_missing_data(store)  # and the night found a table silent
+    con = duckdb.connect(str(store), read_only=True)
     files = report_for_run(con, result.run_id, tmp_path / "morning")
     con.close()
     page_path = files.html.resolve()
@@ -100,7 +104,7 @@ def test_report_and_its_decision_box_in_chromium(tmp_path):
             page.goto(page_path.as_uri())
             header = page.locator("header").inner_text()
             assert "Play of 2026-11-28 · Bay City Card Club · profile robert" in header
-            assert "MAJOR" in header and "run #2" in header
+            assert "MAJOR" in header and "MISSING DATA" in header and "run #2" in header
             box = page.locator("#decision")
             assert f"{undecided} critical and major findings have no decision yet" in \
                 box.inner_text()
