@@ -133,11 +133,16 @@ def _interact(page: str, params: dict[str, str], act: Any) -> float:
     st.cache_data.clear()
     if act is not None:
         act(at)
+    return _timed_run(at, page)
+
+
+def _timed_run(at: Any, label: str) -> float:
+    """Seconds of one run of the app as it stands; a page that raised is an error."""
     began = time.perf_counter()
     at.run()
     elapsed = time.perf_counter() - began
     if at.exception:
-        raise RuntimeError(f"{page}: {at.exception[0].value}")
+        raise RuntimeError(f"{label}: {at.exception[0].value}")
     return elapsed
 
 
@@ -154,12 +159,7 @@ def _render(spec: PageSpec, hand_id: str, cold: bool) -> float:
             at.query_params["hand_id"] = hand_id
     if cold:
         st.cache_data.clear()
-    began = time.perf_counter()
-    at.run()
-    elapsed = time.perf_counter() - began
-    if at.exception:
-        raise RuntimeError(f"{spec.title}: {at.exception[0].value}")
-    return elapsed
+    return _timed_run(at, spec.title)
 
 
 def _a_hand_with_findings(state_module: object) -> str:

@@ -88,20 +88,26 @@ def _source(ctx: Context, relation: str) -> tuple[str, list[str]]:
     return _quote(relation), columns
 
 
+def _filtered(
+    ctx: Context, relation: str, facets: Mapping[str, Sequence[str]] | None, text_column: str,
+    text: str,
+) -> tuple[str, dict[str, Any]]:  # fmt: skip
+    """``FROM relation WHERE filters`` and its bound values."""
+    source, columns = _source(ctx, relation)
+    where, params = _where(columns, facets or {}, text_column, text)
+    return f"FROM {source} WHERE {where}", params
+
+
 @query()
 def browse_page(
     ctx: Context, relation: str, facets: Mapping[str, Sequence[str]] | None = None,
     text_column: str = "", text: str = "", page: int = 0, rows: int = PAGE_ROWS,
 ) -> pd.DataFrame:  # fmt: skip
     """One page of a relation under the filters, with ``_total`` (all matching rows)."""
-    source, columns = _source(ctx, relation)
-    where, params = _where(columns, facets or {}, text_column, text)
+    body, params = _filtered(ctx, relation, facets, text_column, text)
     params.update(limit=rows, offset=max(0, page) * rows)
-    return ctx.frame(
-        f"SELECT *, count(*) OVER () AS _total FROM {source} WHERE {where}"
-        " LIMIT $limit OFFSET $offset",
-        params,
-    )
+    return ctx.frame(f"SELECT *, count(*) OVER () AS _total {body} LIMIT $limit OFFSET $offset",
+                     params)  # fmt: skip
 
 
 @query()
@@ -110,9 +116,8 @@ def browse_count(
     text_column: str = "", text: str = "",
 ) -> pd.DataFrame:  # fmt: skip
     """How many rows of a relation match the filters (one row, ``rows``)."""
-    source, columns = _source(ctx, relation)
-    where, params = _where(columns, facets or {}, text_column, text)
-    return ctx.frame(f"SELECT count(*) AS rows FROM {source} WHERE {where}", params)
+    body, params = _filtered(ctx, relation, facets, text_column, text)
+    return ctx.frame(f"SELECT count(*) AS rows {body}", params)
 
 
 @query()
@@ -141,7 +146,5 @@ def browse_export(
     text_column: str = "", text: str = "",
 ) -> pd.DataFrame:  # fmt: skip
     """Every row matching the filters, up to :data:`EXPORT_ROWS` (the CSV and JSON download)."""
-    source, columns = _source(ctx, relation)
-    where, params = _where(columns, facets or {}, text_column, text)
-    params["limit"] = EXPORT_ROWS
-    return ctx.frame(f"SELECT * FROM {source} WHERE {where} LIMIT $limit", params)
+    body, params = _filtered(ctx, relation, facets, text_column, text)
+    return ctx.frame(f"SELECT * {body} LIMIT $limit", {**params, "limit": EXPORT_ROWS})
