@@ -146,7 +146,7 @@ def player_findings(ctx: Context, player_id: str) -> pd.DataFrame:
 def player_finding_rows(ctx: Context, player_id: str, limit: int = 500) -> pd.DataFrame:
     """The findings naming one player's seat, newest first, with review state."""
     return ctx.frame(
-        "SELECT f.time, f.severity, f.code, f.hand_id, f.table_id, f.seat, f.message,"
+        "SELECT f.time_text AS time, f.severity, f.code, f.hand_id, f.table_id, f.seat, f.message,"
         " coalesce(r.review_status, 'open') AS review_status"
         " FROM mart_findings AS f LEFT JOIN review_state AS r USING (finding_key)"
         " WHERE f.player_id = $player ORDER BY f.time DESC LIMIT $limit",
