@@ -132,3 +132,16 @@ def iso_instant_text(text: Any, offset_minutes: int | None) -> str:
     except ValueError:
         return text
     return local_time_text(when, offset_minutes)
+
+
+def evidence_lines(evidence: Mapping[str, Any]) -> list[int]:
+    """Line numbers a finding's evidence names besides the offender's (``opened_line``,
+    ``later_draw.line``): the anchor lines a reader is shown highlighted."""
+    found: list[int] = []
+    for key, value in evidence.items():
+        if key == "line" or key.endswith("_line"):
+            if isinstance(value, int) and not isinstance(value, bool):
+                found.append(value)
+        elif isinstance(value, dict):
+            found += evidence_lines(value)
+    return found

@@ -18,7 +18,7 @@ from dashboards.search import hand_search_form
 from dashboards.state import guard, load, office, reviews_path
 from dashboards.text import md
 from dashboards.ui import money, severity_label
-from schemas.display import evidence_items, iso_instant_text
+from schemas.display import evidence_items, evidence_lines, iso_instant_text
 
 st.title("Hand")
 snap = guard()
@@ -66,6 +66,9 @@ accused: dict[int, list[str]] = {}
 for _, f in findings.dropna(subset=["action_index"]).iterrows():
     accused.setdefault(int(f["action_index"]), []).append(f"{f['code']} {f['message']}")
 bad_lines = {int(i) for i in findings["line"].dropna()}
+for raw in findings["evidence"].dropna():  # and the anchor lines the evidence names
+    named = json.loads(raw)
+    bad_lines.update(evidence_lines(named) if isinstance(named, dict) else [])
 
 st.markdown(
     f"**{md(head['table_id'])}** · {md(head['time_text'])} (room time) · room "

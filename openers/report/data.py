@@ -35,7 +35,7 @@ from openers.report.model import (
     Totals,
 )
 from openers.report.rules import rule_docs
-from schemas.display import local_time_text
+from schemas.display import evidence_lines, local_time_text
 from schemas.office import Office
 
 #: Log lines shown before and after the offending line of a finding under review.
@@ -150,21 +150,9 @@ def _findings(con: duckdb.DuckDBPyConnection, scope: Scope, docs: Mapping[str, R
             line=line, action_index=action_index, seat=seat, player_id=player_id,
             message=message, evidence=details, source=source, source_file=source_file,
             link=f"{base}/hand?hand_id={quote(hand_id, safe='')}",
-            highlight=frozenset(n for n in (*(lines or ()), *_anchor_lines(details))
+            highlight=frozenset(n for n in (*(lines or ()), *evidence_lines(details))
                                 if isinstance(n, int)),
         ))  # fmt: skip
-    return found
-
-
-def _anchor_lines(evidence: Mapping[str, Any]) -> list[int]:
-    """Line numbers the evidence names besides the offender's (``opened_line``, ``later_draw``)."""
-    found: list[int] = []
-    for key, value in evidence.items():
-        if key == "line" or key.endswith("_line"):
-            if isinstance(value, int) and not isinstance(value, bool):
-                found.append(value)
-        elif isinstance(value, dict):
-            found += _anchor_lines(value)
     return found
 
 
