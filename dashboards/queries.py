@@ -180,14 +180,18 @@ def room_offset(ctx: Context) -> pd.DataFrame:
 @query()
 def runs(ctx: Context, limit: int = 50) -> pd.DataFrame:
     """The latest runs of the nightly job, newest first, with their start and end as the
-    room's clock shows them (the offset of the newest hand)."""
+    room's clock shows them (the offset of the newest hand). ``status`` never says "ok"
+    beside critical findings (the job's own word is ``job_status``)."""
     return ctx.frame(
         """
         WITH o AS (SELECT coalesce((SELECT utc_offset_minutes FROM mart_hands
                                     ORDER BY time DESC LIMIT 1), 0) AS off)
         SELECT local_time_text(timezone('UTC', r.started_at) + to_minutes(o.off), o.off)
                    AS started, local_time_text(timezone('UTC', r.ended_at) + to_minutes(o.off),
-                   o.off) AS ended, r.* EXCLUDE (started_at, ended_at)
+                   o.off) AS ended,
+               CASE WHEN r.status = 'ok' AND r.findings_critical > 0 THEN 'critical findings'
+                    ELSE r.status END AS status, r.status AS job_status,
+               r.* EXCLUDE (started_at, ended_at, status)
         FROM runs AS r, o ORDER BY r.run_id DESC LIMIT $limit
         """,
         {"limit": limit},

@@ -67,18 +67,16 @@ else:
     # The job's own word is "ok" when nothing reached --fail-on; beside critical
     # findings the screen never says "ok".
     word = str(run["status"])
-    if word == "ok" and critical:
-        word = "critical findings"
-    elif word == "ok" and not missing.empty:
+    if word == "ok" and not missing.empty:
         word = "missing data"
     text = (
         f"Last run #{run['run_id']}: **{md(word)}**, started {md(run['started'])}, "
         f"{run['hands']:,} new hands, {run['findings']:,} new findings "
         f"({critical:,} critical), {run['quarantined']:,} quarantined."
     )
-    if run["status"] in ("failed", "interrupted"):
+    if run["job_status"] in ("failed", "interrupted"):
         st.error(text + (f" Error: {md(run['error'])}" if run["error"] else ""))
-    elif run["status"] == "findings" or critical or not missing.empty:
+    elif run["job_status"] == "findings" or critical or not missing.empty:
         st.warning(text)
     else:
         st.success(text)

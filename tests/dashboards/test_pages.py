@@ -38,6 +38,9 @@ def test_overview_figures(store: Path) -> None:
         assert shown[severity.title()] == f"{severities.get(severity, 0):,}"
     assert shown["Fully verified hands"] == f"{(audited - unverified) / audited:.1%}"
     runs = sql(store, "SELECT status FROM runs ORDER BY run_id DESC LIMIT 1")
+    shown_runs = open_page("data_quality").dataframe[-1].value
+    assert shown_runs["status"].iloc[0] == "critical findings"  # the job said "ok"
+    assert shown_runs["job_status"].iloc[0] == "ok"
     last_run = [e.value for e in (*at.success, *at.warning, *at.error) if "Last run" in e.value]
     assert runs and last_run
     # The job said "ok" (nothing reached --fail-on never); beside criticals the screen does not.
