@@ -53,3 +53,27 @@ def test_findings_csv_neutralises_formulas_from_the_logs(tmp_path):
     assert b101["dealer_id"] == "'=HYPERLINK(\"http://evil.example\")"
     assert b101["player_id"] == "'@SUM(1+1)"
     assert not [c for r in rows for c in r.values() if c[:1] in ("=", "+", "-", "@")]
+
+
+def test_links_and_currency_come_from_the_house_or_the_command(tmp_path):
+    store = _ingest(tmp_path, hand_text("T01", 1, over_cap=True) + "\n")
+    house = tmp_path / "house.toml"
+    house.write_text('extends = "robert"\n[report]\ncurrency = "€"\n'
+                     'dashboard_url = "https://audit.example/"\n', encoding="utf-8")  # fmt: skip
+    runner = CliRunner()
+    done = runner.invoke(app, ["report", "--db", str(store), "--out", str(tmp_path / "a"),
+                               "--house", str(house)])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    html = (tmp_path / "a" / "report.html").read_text()
+    assert 'href="https://audit.example/hand?hand_id=BCY-T01-000001"' in html
+    assert "<th>amount</th>" not in html or "€" in html
+    assert "amounts in €" in html
+    done = runner.invoke(app, ["report", "--db", str(store), "--out", str(tmp_path / "b"),
+                               "--house", str(house), "--dashboard-url", "http://floor:8501"])
+    assert done.exit_code == 0, done.output
+    assert 'href="http://floor:8501/hand?hand_id=' in (tmp_path / "b" / "report.html").read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[report]\ncolour = 1\n", encoding="utf-8")
+    done = runner.invoke(app, ["report", "--db", str(store), "--out", str(tmp_path / "c"),
+                               "--house", str(bad)])  # fmt: skip
+    assert done.exit_code == 2 and "report.colour" in done.output
