@@ -60,3 +60,19 @@ def test_evidence_amounts_in_currency() -> None:
                                  "expected": "QQ", "bets": 6}, "$"))  # fmt: skip
     assert items == {"stake": "$12.50", "paid": "seat 3: $0.50", "cards": '["Ah"]',
                      "expected": "QQ", "bets": "6"}  # fmt: skip
+
+
+def test_dashboard_exports_neutralise_formulas() -> None:
+    """Issue 15 obs 9: the dashboard's CSV export wrote formula cells as they are."""
+    import pandas as pd
+
+    from dashboards.ui import QUEUE_CSV_COLUMNS, queue_csv
+
+    queue = pd.DataFrame([{c: "" for c in QUEUE_CSV_COLUMNS}])
+    queue.loc[0, "dealer_id"] = "=HYPERLINK(\"http://evil.example\")"
+    queue.loc[0, "note"] = "+cmd|' /C calc'!A0"
+    queue.loc[0, "seat"] = -1
+    rows = list(csv.DictReader(io.StringIO(queue_csv(queue).decode())))
+    assert rows[0]["dealer_id"] == "'=HYPERLINK(\"http://evil.example\")"
+    assert rows[0]["note"] == "'+cmd|' /C calc'!A0"
+    assert rows[0]["seat"] == "-1"
