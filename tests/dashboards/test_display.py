@@ -68,10 +68,10 @@ def test_dashboard_exports_neutralise_formulas() -> None:
 
     from dashboards.ui import QUEUE_CSV_COLUMNS, queue_csv
 
-    queue = pd.DataFrame([{c: "" for c in QUEUE_CSV_COLUMNS}])
-    queue.loc[0, "dealer_id"] = "=HYPERLINK(\"http://evil.example\")"
-    queue.loc[0, "note"] = "+cmd|' /C calc'!A0"
-    queue.loc[0, "seat"] = -1
+    row: dict[str, object] = {c: "" for c in QUEUE_CSV_COLUMNS}
+    row.update(dealer_id="=HYPERLINK(\"http://evil.example\")", note="+cmd|' /C calc'!A0",
+               seat=-1)  # fmt: skip
+    queue = pd.DataFrame([row])
     rows = list(csv.DictReader(io.StringIO(queue_csv(queue).decode())))
     assert rows[0]["dealer_id"] == "'=HYPERLINK(\"http://evil.example\")"
     assert rows[0]["note"] == "'+cmd|' /C calc'!A0"
