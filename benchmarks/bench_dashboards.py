@@ -38,29 +38,38 @@ OPENERS = str(Path(sys.executable).with_name("openers"))
 REPEAT = 3
 
 def build_store(directory: Path, hands: int, tables: int, seed: int) -> Path:
-    """Generator -> ``openers nightly`` into ``directory/openers.duckdb`` (kept if present)."""
+    """Generator -> ``openers nightly`` into ``directory/openers.duckdb``.
+
+    Each step leaves a marker when it is complete, so a run that was stopped resumes:
+    the logs are generated again only if their marker is missing, and the nightly job
+    (crash-safe, it goes on from where a killed run stopped) runs until its marker is there.
+    """
     store = directory / "openers.duckdb"
-    if store.exists():
-        return store
-    started = time.perf_counter()
-    generate(
-        GenerateConfig(hands=hands, tables=tables, seed=seed, violations=0.02,
-                       unrecorded_share=0.01, broken_share=0.001, workers=os.cpu_count() or 1),
-        directory / "generated",
-    )  # fmt: skip
-    print(f"generated {hands:,} hands at {tables} tables in {time.perf_counter() - started:.0f} s")
-    started = time.perf_counter()
-    subprocess.run(
-        [OPENERS, "nightly", str(directory / "generated" / "logs"), "--db", str(store),
-         "--reports", str(directory / "reports"), "--fail-on", "never"],
-        check=True, capture_output=True,
-    )  # fmt: skip
+    generated, audited = directory / "generated.ok", directory / "audited.ok"
+    if not generated.exists():
+        started = time.perf_counter()
+        generate(
+            GenerateConfig(hands=hands, tables=tables, seed=seed, violations=0.02,
+                           unrecorded_share=0.01, broken_share=0.001,
+                           workers=os.cpu_count() or 1),
+            directory / "generated",
+        )  # fmt: skip
+        generated.write_text(f"{time.perf_counter() - started:.0f} s\n")
+        print(f"generated {hands:,} hands at {tables} tables in {generated.read_text()}")
+    if not audited.exists():
+        started = time.perf_counter()
+        subprocess.run(
+            [OPENERS, "nightly", str(directory / "generated" / "logs"), "--db", str(store),
+             "--reports", str(directory / "reports"), "--fail-on", "never"],
+            check=True, capture_output=True,
+        )  # fmt: skip
+        audited.write_text(f"{time.perf_counter() - started:.0f} s\n")
+        print(f"nightly (ingest + audit) in {audited.read_text()}")
     con = duckdb.connect(str(store), read_only=True)
     (stored, findings) = con.execute(
         "SELECT count(*), (SELECT count(*) FROM findings) FROM hands").fetchone() or (0, 0)
     con.close()
-    print(f"nightly (ingest + audit) in {time.perf_counter() - started:.0f} s: {stored:,} hands, "
-          f"{findings:,} findings, {store.stat().st_size / 1e9:.2f} GB")  # fmt: skip
+    print(f"store: {stored:,} hands, {findings:,} findings, {store.stat().st_size / 1e9:.2f} GB")
     return store
 
 
