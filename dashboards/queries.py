@@ -373,20 +373,27 @@ def hand_find(
     """Hands matching every criterion given (ids contain the text; pots in cents)."""
     return ctx.frame(
         """
-        SELECT h.hand_id, h.time_text, h.table_id, h.dealer_id, h.pot,
+        WITH m AS (
+            SELECT h.hand_id, h.time, h.time_text, h.table_id, h.dealer_id, h.pot
+            FROM mart_hands AS h
+            WHERE ($table = '' OR contains(lower(h.table_id), lower($table)))
+              AND ($dealer = '' OR contains(lower(h.dealer_id), lower($dealer)))
+              AND ($start IS NULL OR h.day >= $start) AND ($end IS NULL OR h.day <= $end)
+              AND ($min_pot IS NULL OR h.pot >= $min_pot)
+              AND ($max_pot IS NULL OR h.pot <= $max_pot)
+              AND ($player = '' OR h.hand_id IN (
+                       SELECT hand_id FROM stg_seats
+                       WHERE contains(lower(player_id), lower($player))))
+              AND ($code = '' OR h.hand_id IN (SELECT hand_id FROM mart_findings
+                                               WHERE code = upper($code)))),
+             page AS (SELECT * FROM m ORDER BY time DESC, hand_id LIMIT $limit)
+        -- The codes and the count are asked of the page and the matches only, never of a
+        -- window over every match (a broad search matches a million hands).
+        SELECT p.hand_id, p.time_text, p.table_id, p.dealer_id, p.pot,
                (SELECT string_agg(DISTINCT f.code, ' ' ORDER BY f.code) FROM mart_findings f
-                WHERE f.hand_id = h.hand_id) AS codes,
-               count(*) OVER () AS total
-        FROM mart_hands AS h
-        WHERE ($table = '' OR contains(lower(h.table_id), lower($table)))
-          AND ($dealer = '' OR contains(lower(h.dealer_id), lower($dealer)))
-          AND ($start IS NULL OR h.day >= $start) AND ($end IS NULL OR h.day <= $end)
-          AND ($min_pot IS NULL OR h.pot >= $min_pot) AND ($max_pot IS NULL OR h.pot <= $max_pot)
-          AND ($player = '' OR h.hand_id IN (SELECT hand_id FROM stg_seats
-                                             WHERE contains(lower(player_id), lower($player))))
-          AND ($code = '' OR h.hand_id IN (SELECT hand_id FROM mart_findings
-                                           WHERE code = upper($code)))
-        ORDER BY h.time DESC, h.hand_id LIMIT $limit
+                WHERE f.hand_id = p.hand_id) AS codes,
+               (SELECT count(*) FROM m) AS total
+        FROM page AS p ORDER BY p.time DESC, p.hand_id
         """,
         {
             "player": player.strip(), "dealer": dealer.strip(), "table": table.strip(),

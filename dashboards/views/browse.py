@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboards.browser import FACET_HINTS, PAGE_ROWS
+from dashboards.browser import DEFAULT_FACETS_UP_TO, FACET_HINTS, PAGE_ROWS
 from dashboards.state import guard, load
 from dashboards.text import md
 from dashboards.ui import export_buttons
@@ -23,11 +23,13 @@ name = st.selectbox(
 )  # fmt: skip
 columns = load("relation_columns", relation=name)
 column_names = columns["column"].tolist()
-hinted = [c for c in FACET_HINTS if c in column_names][:3]
+size = int(load("browse_count", relation=name)["rows"].iloc[0])
+hinted = [c for c in FACET_HINTS if c in column_names][:3] if size <= DEFAULT_FACETS_UP_TO else []
 asked = [c for c in st.query_params.get_all("facet") if c in column_names]
 facet_columns = st.multiselect(
     "Facets", column_names, default=asked or hinted, key=f"b_facets_{name}",
-    help="Columns to filter by value; each lists its most common values under the other filters",
+    help="Columns to filter by value; each lists its most common values under the other"
+    " filters (none by default on a relation over a million rows: a facet reads every row)",
 )  # fmt: skip
 
 c1, c2 = st.columns([1, 2])
@@ -65,7 +67,7 @@ page = p1.number_input("Page", min_value=1, max_value=pages, value=1, key=f"b_pa
 p2.markdown(f"**{total:,} rows** of {md(name)} match · page {page} of {pages:,}")
 rows = load("browse_page", relation=name, facets=facets, text_column=text_column, text=text,
             page=int(page) - 1)  # fmt: skip
-st.dataframe(rows.drop(columns=["_total"]), hide_index=True, width="stretch", height=460)
+st.dataframe(rows, hide_index=True, width="stretch", height=460)
 export_buttons(
     lambda: load("browse_export", relation=name, facets=facets, text_column=text_column, text=text),
     name, disabled=total == 0,

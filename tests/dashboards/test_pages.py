@@ -283,3 +283,26 @@ def test_csv_export_is_the_whole_filtered_set(store: Path, tmp_path: Path) -> No
     assert {r["severity"] for r in rows} == {"major"}
     assert {"hand_id", "code", "message", "review_status", "reviewer"} <= set(rows[0])
     assert "total" not in rows[0]
+
+
+def test_hand_search_by_player_pot_and_code(store: Path, tmp_path: Path) -> None:
+    (player,) = sql(store, "SELECT player_id FROM stg_seats GROUP BY ALL ORDER BY count(*) DESC"
+                           " LIMIT 1")[0]  # fmt: skip
+    (code,) = sql(store, "SELECT code FROM findings GROUP BY ALL ORDER BY count(*) DESC LIMIT 1")[0]
+    expected = {h for (h,) in sql(
+        store,
+        "SELECT DISTINCT h.hand_id FROM hands h JOIN stg_seats s USING (hand_id)"
+        " JOIN findings f USING (hand_id) WHERE s.player_id = ? AND h.pot >= 1000 AND f.code = ?",
+        [player, code],
+    )}  # fmt: skip
+    con = duckdb.connect(str(store), read_only=True)
+    try:
+        found = queries.QUERIES["hand_find"](
+            queries.Context(con, tmp_path / "none.sqlite"), player=player, code=code.lower(),
+            min_pot=1000,
+        )  # fmt: skip
+    finally:
+        con.close()
+    assert set(found["hand_id"]) == expected
+    assert found.empty or int(found["total"].iloc[0]) == len(expected)
+    assert all(code in c.split() for c in found["codes"])
