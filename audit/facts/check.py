@@ -46,7 +46,7 @@ from audit.facts.registry import hand_rules, sequence_rules
 from audit.facts.replay import replay_facts
 from audit.facts.sequence import Run, run_sequence_rules
 from audit.fast.layout import from_records
-from audit.fast.units import Unit, plan_units
+from audit.fast.units import UNIT_BYTES, Unit, plan_units
 from audit.profiles import Profile
 from ingest.chunks import Chunk, iter_chunks
 from ingest.reader import QuarantineItem, read_chunk, read_path
@@ -151,6 +151,10 @@ def _scan_unit(unit: Unit, data: bytes, out: Outcome) -> _Scanned:
     buf = np.frombuffer(data, dtype=np.uint8)
     scanned = scan(buf, unit.first_line, skip_bom=unit.start == 0)
     hands = scanned.arrays.hands
+    if not len(hands) and unit.start == 0 and unit.end < 0:
+        # A file without a single hand: the reader says so (an empty file is a problem).
+        out.problems.extend(got for got in read_path(unit.path)
+                            if isinstance(got, QuarantineItem))
     read = np.flatnonzero(hands[:, H_STATUS] == 0)
     records: list[HandRecord] = []
     for row in np.flatnonzero(hands[:, H_STATUS] != 0).tolist():
@@ -180,6 +184,7 @@ def _scan_unit(unit: Unit, data: bytes, out: Outcome) -> _Scanned:
 def _reference_unit(unit: Unit, data: bytes, out: Outcome) -> list[HandRecord]:
     """Every hand of the unit by the reference reader (quarantined ones to ``out``)."""
     records: list[HandRecord] = []
+    problems = len(out.problems)
     # The chunker skips a BOM at offset 0 only: the unit's place in its file is given.
     for chunk in iter_chunks(io.BytesIO(data), start_offset=unit.start,
                              start_line=unit.first_line):
@@ -188,6 +193,9 @@ def _reference_unit(unit: Unit, data: bytes, out: Outcome) -> list[HandRecord]:
             out.problems.append(got)
         else:
             records.append(got.record)
+    if not records and len(out.problems) == problems and unit.start == 0 and unit.end < 0:
+        out.problems.extend(got for got in read_path(unit.path)
+                            if isinstance(got, QuarantineItem))
     return records
 
 
@@ -304,9 +312,9 @@ def _tasks(units: list[Unit]) -> list[list[Unit]]:
 
 
 def check_paths(paths: Iterable[str | Path], profile: Profile, workers: int | None = None,
-                fast: bool = True) -> CheckReport:
+                fast: bool = True, unit_bytes: int = UNIT_BYTES) -> CheckReport:
     """Check every hand of ``paths``: results in input order, J rules over every table."""
-    plan = plan_units(paths)
+    plan = plan_units(paths, unit_bytes)
     run = _Runner(workers or default_workers())
     reference = not fast
     units = list(enumerate(_tasks(plan.units)))
