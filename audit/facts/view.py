@@ -18,10 +18,10 @@ import numpy as np
 from audit.facts.context import Batch
 from audit.facts.tables import Known
 from ingest.scan.layout import ACTOR_CODE, SECTION_ORDER, VERBS
-from schemas.records import CARD_CODES, Actor, Section, Verb
+from schemas.records import CARD_CODES, SECTION_POSITION, Actor, Section, Verb
 
 _ACTORS = {code: actor for actor, code in ACTOR_CODE.items()}
-_POSITION = {s: i for i, s in enumerate(SECTION_ORDER)}
+_POSITION = SECTION_POSITION
 _DRAW = _POSITION[Section.DRAW]
 
 

@@ -10,12 +10,19 @@ from audit.facts.tables import Known
 from audit.facts.view import HandView, Line
 from audit.profiles import FalseOpenerStyle, Profile
 from ingest.scan.layout import OPENERS_CODE
-from schemas.records import SECTION_ORDER, Actor, Openers, Section, Verb
+from schemas.records import (
+    SECTION_POSITION,
+    TURN_VERBS,
+    Actor,
+    Openers,
+    Section,
+    Verb,
+)
 
 OPENERS = {code: openers for openers, code in OPENERS_CODE.items()}
-_POSITION = {s: i for i, s in enumerate(SECTION_ORDER)}
+_POSITION = SECTION_POSITION
 _BEFORE = _POSITION[Section.BEFORE_DRAW]
-_TURN = frozenset({Verb.CHECKS, Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES, Verb.FOLDS})
+_TURN = TURN_VERBS
 _DEAD_RULINGS = frozenset({Verb.FALSE_OPENERS, Verb.FOULED_HAND})
 _GONE = _DEAD_RULINGS | {Verb.FOLDS}
 
