@@ -25,21 +25,17 @@ from audit.facts.tables import (
     SEAT,
     UNKNOWN,
     Facts,
-    Known,
     SeatStatus,
     card_mask,
     new_table,
 )
 from audit.fast.layout import from_records
-from audit.openers_test import holds_openers
 from audit.profiles import Profile
 from audit.replay import Replay
-from audit.replay.cards import known, minus
-from audit.rule import HandContext
-from audit.rules._draw import first_seat_action, received, seats_at_draw
-from audit.rules._openers import Known as Answer
-from audit.rules._openers import had_openers, proof
-from audit.rules._pots import showdown, strength
+from audit.replay.cards import known
+from audit.replay.draw import first_seat_action, received, seats_at_draw
+from audit.replay.openers import had_openers, kept_openers, proof
+from audit.replay.showdown import showdown, strength
 from ingest.scan.layout import (
     CARD,
     E_ACTOR,
@@ -77,10 +73,9 @@ from ingest.scan.layout import (
     S_PLAYER_HASH,
     V,
 )
-from schemas.records import JOKER, UNKNOWN_CARD, Action, Actor, HandRecord, Verb
+from schemas.records import JOKER, UNKNOWN_CARD, Action, Actor, HandRecord, Openers, Verb
 
 _RULINGS = frozenset({Verb.FALSE_OPENERS, Verb.FOULED_HAND})
-_KNOWN = {Answer.YES: Known.YES, Answer.NO: Known.NO, Answer.UNKNOWN: Known.UNKNOWN}
 
 
 def _strength(cards: Sequence[str] | None) -> int:
@@ -142,7 +137,8 @@ def reference_facts(records: Sequence[HandRecord], profile: Profile) -> Facts:
         replay = Replay(record)
         _hand(row, record, replay, profile)
         _actions(rows, replay)
-        _seats(seat_rows, replay, pool, HandContext(record, profile, replay))
+        required = record.openers or profile.openers_for(record.jackpot, record.game)
+        _seats(seat_rows, replay, pool, required, profile.bobtail)
         found = _pots(h, replay)
         row["pot_count"] = len(found)
         pots.extend(found)
@@ -275,7 +271,8 @@ def _actions(rows: np.ndarray, replay: Replay) -> None:
             dead.add(a.seat)  # type: ignore[arg-type]  # seated, so not None
 
 
-def _seats(rows: np.ndarray, replay: Replay, pool: _Pool, ctx: HandContext) -> None:
+def _seats(rows: np.ndarray, replay: Replay, pool: _Pool, required: Openers,
+           bobtail: bool) -> None:
     record = replay.record
     position = {n: i for i, n in enumerate(replay.order)}
     at_draw = set(seats_at_draw(replay))
@@ -308,31 +305,9 @@ def _seats(rows: np.ndarray, replay: Replay, pool: _Pool, ctx: HandContext) -> N
             row[f"{name}_mask"] = card_mask(CARD[c] for c in cards)
         row["dealt_strength"] = _strength(replay.dealt_hand(n))
         row["final_strength"] = _strength(replay.final_hand(n))
-        row["had_openers"] = _KNOWN[had_openers(ctx, n)]
-        row["proof"] = _KNOWN[proof(ctx, n)]
-        row["kept_openers"] = _kept_openers(ctx, n)
-
-
-def _holds(cards: Sequence[str], ctx: HandContext) -> Known:
-    try:
-        held = holds_openers(cards, ctx.openers_required, bobtail=ctx.profile.bobtail)
-    except ValueError:
-        return Known.UNKNOWN
-    return Known.YES if held else Known.NO
-
-
-def _kept_openers(ctx: HandContext, n: int) -> Known:
-    """Do the cards seat ``n`` kept through the draw hold openers (R-JB 10)?"""
-    state = ctx.replay.seats[n]
-    if state.shown is not None:
-        kept = minus(state.shown, (*state.drawn, *state.fifth))
-        if kept is not None and known(kept) and _holds(kept, ctx) is Known.YES:
-            return Known.YES
-    dealt = ctx.replay.dealt_hand(n)
-    if dealt is None or not known(state.discards):
-        return Known.UNKNOWN
-    rest = minus(dealt, state.discards)
-    return Known.UNKNOWN if rest is None else _holds(rest, ctx)
+        row["had_openers"] = had_openers(replay, n, required, bobtail)
+        row["proof"] = proof(replay, n, required, bobtail)
+        row["kept_openers"] = kept_openers(replay, n, required, bobtail)
 
 
 def _pots(h: int, replay: Replay) -> list[tuple[object, ...]]:

@@ -41,10 +41,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import IntEnum
 
 import numpy as np
 import numpy.typing as npt
+
+from audit.replay.state import Known, SeatStatus
 
 I1, I4, I8, B, U8 = np.int8, np.int32, np.int64, np.bool_, np.uint64
 
@@ -54,24 +55,6 @@ INVALID = -1
 UNKNOWN = -2
 #: Strength of a line that is not a ``shows`` line (not evaluated).
 NOT_EVALUATED = -3
-
-
-class Known(IntEnum):
-    """A three-way answer: the log proves yes, proves no, or lacks the cards."""
-
-    NO = 0
-    YES = 1
-    UNKNOWN = 2
-
-
-class SeatStatus(IntEnum):
-    """A line's seat just before the line (B104 names it)."""
-
-    UNSEATED = 0  # no such seat in the header, or a line about no seat
-    NOT_DEALT = 1  # the hand has DEAL lines and none for this seat
-    DEAD = 2  # ruled dead (false openers, fouled hand) before this line
-    FOLDED = 3
-    IN_HAND = 4
 
 
 HAND = np.dtype([
@@ -180,6 +163,9 @@ class Facts:
 
     def __len__(self) -> int:
         return int(self.hands.shape[0])
+
+
+__all__ = ["Known", "SeatStatus"]
 
 
 def card_mask(codes: Iterable[int]) -> int:
