@@ -13,12 +13,20 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from audit.engine import AuditResult, suppress
+from audit.engine import AuditResult, merge, suppress
 from audit.facts.context import Batch, Result
-from audit.facts.labels import Labels
+from audit.facts.deals import deals_of, pair
+from audit.facts.labels import Labels, RecordLabels
+from audit.facts.reference import reference_facts
+from audit.facts.registry import hand_rules, sequence_rules
+from audit.facts.replay import replay_facts
 from audit.facts.rule import Rule
+from audit.facts.sequence import Run, run_sequence_rules
 from audit.facts.tables import take
+from audit.fast.layout import from_records
+from audit.profiles import Profile
 from schemas.findings import Finding
+from schemas.records import HandRecord
 
 
 class _Picked:
@@ -107,3 +115,46 @@ def run_rules(ctx: Batch, rules: Sequence[Rule]) -> dict[int, AuditResult]:
             out.findings = suppress(out.findings)
     return results
 
+
+
+class _RecordDeals:
+    """Deal labels of records (one deal per record, in order)."""
+
+    def __init__(self, records: Sequence[HandRecord]) -> None:
+        self.records = records
+
+    def hand_id(self, deal: int) -> str:
+        return self.records[deal].hand_id
+
+    def table_id(self, deal: int) -> str:
+        return self.records[deal].table_id
+
+    def player_id(self, deal: int, seat: int) -> str:
+        return self.records[deal].player_at(seat) or ""
+
+
+def audit_records(records: Sequence[HandRecord], profile: Profile, *, sequences: bool = True,
+                  reference: bool = False) -> list[AuditResult]:
+    """Audit parsed records: one result per record, in order (empty where it is clean).
+
+    The hand rules run on each record; with ``sequences``, the J rules on each deal and
+    the one before it at its table among ``records``. ``reference`` makes the facts with
+    the Python replay instead of the compiled one (the same results).
+    """
+    records = list(records)
+    facts = (reference_facts(records, profile) if reference
+             else replay_facts(from_records(records), profile))
+    ctx = Batch(facts, profile, RecordLabels(records))
+    found = run_rules(ctx, hand_rules(profile))
+    rules = sequence_rules(profile)
+    if sequences and rules and records:
+        deals = deals_of(ctx, np.arange(len(records)))
+        previous = pair(deals, lambda d: records[d].hand_id)
+        for deal, extra in run_sequence_rules(Run(deals, previous, profile,
+                                                  _RecordDeals(records)), rules).items():
+            mine = found.get(deal)
+            if mine is None:
+                found[deal] = extra
+            else:
+                merge([mine], [extra])
+    return [found.get(h) or AuditResult(r.hand_id, r.table_id) for h, r in enumerate(records)]
