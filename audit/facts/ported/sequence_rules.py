@@ -1,4 +1,4 @@
-"""J501-J505, J507 over the deal tables (scratch: moves into audit/rules/ with the migration)."""
+"""J501-J508 over the deal tables (scratch: moves into audit/rules/ with the migration)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from audit.rules import (
     j503_wrong_openers_requirement,
     j504_carried_chips_lost_or_invented,
     j505_seat_change_with_antes_carried,
+    j506_ineligible_player_dealt_in,
     j507_missing_ante_or_fattener,
+    j508_unproven_opener_not_penalised,
 )
 from ingest.scan.layout import GAME_JACKS_OR_BETTER, OPENERS_ABSENT, OPENERS_CODE
 from schemas.records import Game
@@ -251,5 +253,104 @@ class MissingAnteOrFattener(SequenceRule):
         )
 
 
+
+
+@like(j506_ineligible_player_dealt_in.IneligiblePlayerDealtIn)
+class IneligiblePlayerDealtIn(SequenceRule):
+    def check(self, ctx: Run) -> Iterator[Result]:
+        d, s = ctx.deals, ctx.seats
+        before = _before(ctx)
+        carried = (ctx.previous >= 0) & (d.carried_forward[before] != 0)
+        rows = np.flatnonzero(carried[s.deal] & s.dealt_in)
+        mine = _pair_keys(before[s.deal[rows]], s.player[rows])
+        theirs = _pair_keys(s.deal, s.player)
+        order = np.argsort(theirs)
+        if len(order):
+            at = np.clip(np.searchsorted(theirs[order], mine), 0, len(order) - 1)
+            match = order[at]
+            found = (theirs[match] == mine) & (s.player[match] == s.player[rows])
+        else:
+            match, found = np.zeros(len(rows), dtype=np.int64), np.zeros(len(rows), bool)
+        involved = found & s.dealt_in[match]
+        barred = found & s.false_opener[match] & (s.all_in_declaration_line[match] >= 0)
+        for row in np.unique(s.deal[rows[~involved | barred]]).tolist():
+            yield from self._deal(ctx, row)
+
+    @staticmethod
+    def _deal(ctx: Run, row: int) -> Iterator[Result]:
+        prev_row = int(ctx.previous[row])
+        deal, prev = ctx.deal(row), ctx.deal(prev_row)
+        earlier = ctx.seats_of(prev_row)
+        barred = {s.player for s in earlier
+                  if s.false_opener and s.all_in_declaration_line >= 0}
+        involved = {s.player for s in earlier if s.dealt_in}
+        offenders = []
+        for seat in ctx.seats_of(row):
+            if not seat.dealt_in:
+                continue
+            if seat.player in barred:
+                offenders.append((seat, "falsely opened all-in"))
+            elif seat.player not in involved:
+                offenders.append((seat, "was not in that deal"))
+        if not offenders:
+            return
+        player = ctx.labels.player_id
+        named = [(s.seat, player(row, s.seat), why) for s, why in offenders]
+        listed = ", ".join(f"seat {n} ({p}, {why})" for n, p, why in named)
+        previous = ctx.labels.hand_id(prev_row)
+        line, index = _anchor(ctx, deal, offenders[0][0])
+        yield ctx.finding(
+            row, f"dealt in while {money(prev.carried_forward)} from deal {previous} was "
+            f"carried: {listed}",
+            line=line, index=index, seat=named[0][0],
+            evidence={"seats": [n for n, _, _ in named], "players": [p for _, p, _ in named],
+                      "reasons": [why for _, _, why in named],
+                      "carried": prev.carried_forward, "previous": previous},
+        )
+
+
+@like(j508_unproven_opener_not_penalised.UnprovenOpenerNotPenalised)
+class UnprovenOpenerNotPenalised(SequenceRule):
+    def check(self, ctx: Run) -> Iterator[Result]:
+        profile = ctx.profile
+        if not profile.unproven_opener_penalty_antes and not profile.unproven_opener_rejackpot:
+            return
+        d = ctx.deals
+        before = _before(ctx)
+        found = (ctx.previous >= 0) & (d.found_unproven_index[before] >= 0)
+        for row in np.flatnonzero(found).tolist():
+            yield from self._deal(ctx, row)
+
+    @staticmethod
+    def _deal(ctx: Run, row: int) -> Iterator[Result]:
+        profile = ctx.profile
+        prev_row = int(ctx.previous[row])
+        deal, prev = ctx.deal(row), ctx.deal(prev_row)
+        seat = next((s for s in ctx.seats_of(prev_row) if s.seat == prev.original_opener), None)
+        if seat is None:
+            return
+        due = profile.unproven_opener_penalty_antes * prev.ante
+        faults = []
+        if seat.penalties < due:
+            faults.append(f"paid {money(seat.penalties)} of the {money(due)} penalty")
+        carried_on = prev.carried_out >= 0 and deal.jackpot == prev.jackpot + 1
+        if profile.unproven_opener_rejackpot and not carried_on:
+            faults.append(f"this deal is Jackpot {deal.jackpot}, not the next jack-pot "
+                          f"({prev.jackpot + 1}) of a carried pot")
+        if not faults:
+            return
+        player = ctx.labels.player_id(prev_row, seat.seat)
+        previous = ctx.labels.hand_id(prev_row)
+        yield ctx.finding(
+            row, f"seat {seat.seat} ({player}) was found without openers after the draw on "
+            f"{previous}, and " + " and ".join(faults),
+            line=deal.first_line or None,
+            evidence={"previous": previous, "opener": seat.seat, "player": player,
+                      "ruling_line": prev.found_unproven_line, "penalty_due": due,
+                      "penalty_paid": seat.penalties, "carried_on": carried_on},
+        )
+
+
 RULES = (AnteLimitExceeded, ButtonWrongAfterPassedOut, WrongOpenersRequirement,
-         CarriedChipsLostOrInvented, SeatChangeWithAntesCarried, MissingAnteOrFattener)
+         CarriedChipsLostOrInvented, SeatChangeWithAntesCarried, IneligiblePlayerDealtIn,
+         MissingAnteOrFattener, UnprovenOpenerNotPenalised)
