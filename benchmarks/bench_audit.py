@@ -48,12 +48,12 @@ from pokerkit import (
     Street,
 )
 
-from audit.batch import no_cyclic_gc
 from audit.engine import audit_sequences
 from audit.profiles import Profile, load_profile
 from audit.registry import hand_rules
 from audit.replay import Replay
 from audit.rule import HandContext
+from audit.workers import no_cyclic_gc
 from ingest.fastpath import parse_columns
 from ingest.parser import parse_hand
 from openers.generator import GenerateConfig, generate

@@ -11,8 +11,8 @@ from ingest.scan.cache import ensure_fresh
 
 #: The compiled modules here, and the files outside this folder whose constants or
 #: tables end up inside their compiled code.
-COMPILED = ("tables.py", "replay*.py")
-DEPENDENCIES = ("ingest/scan/layout.py", "schemas/records.py", "audit/fast/layout.py",
-                "audit/fast/evaluate.py", "audit/evaluator.py", "audit/profiles.py")
+COMPILED = ("tables.py", "replay*.py", "evaluate.py", "layout.py")
+DEPENDENCIES = ("ingest/scan/layout.py", "schemas/records.py", "audit/evaluator.py",
+                "audit/openers_test.py", "audit/profiles.py", "audit/replay/state.py")
 
 ensure_fresh(Path(__file__).resolve().parent, COMPILED, DEPENDENCIES)

@@ -1,7 +1,7 @@
 """Pick and join batches of the flat arrays of :mod:`ingest.scan.layout`.
 
 A check batches what the scanner read with the hands the reference reader parsed
-where it did not (:func:`audit.fast.layout.from_records`); :func:`take` keeps some
+where it did not (:func:`audit.facts.layout.from_records`); :func:`take` keeps some
 hands of a batch and :func:`join` puts batches one after the other, renumbering
 the offsets each hand row holds (its seats, its lines, their cards).
 """

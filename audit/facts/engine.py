@@ -17,13 +17,13 @@ from audit.engine import AuditResult, merge, suppress
 from audit.facts.context import Batch, Result
 from audit.facts.deals import deals_of, pair
 from audit.facts.labels import Labels, RecordLabels
+from audit.facts.layout import from_records
 from audit.facts.reference import reference_facts
 from audit.facts.registry import hand_rules, sequence_rules
 from audit.facts.replay import replay_facts
 from audit.facts.rule import Rule
 from audit.facts.sequence import Run, run_sequence_rules
 from audit.facts.tables import take
-from audit.fast.layout import from_records
 from audit.profiles import Profile
 from schemas.findings import Finding
 from schemas.records import HandRecord

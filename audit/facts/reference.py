@@ -5,7 +5,7 @@ writes what it established into the tables of :mod:`audit.facts.tables`. It is t
 slow, independent twin of the compiled replay (:mod:`audit.facts.replay`): the
 tests require both to give equal tables on every hand, and ``--reference`` feeds the
 rules from here. The line columns (what each line says, as codes) come from
-:func:`audit.fast.layout.from_records`, the mapping the scanner is tested against;
+:func:`audit.facts.layout.from_records`, the mapping the scanner is tested against;
 everything the replay decides comes from :class:`~audit.replay.Replay`.
 """
 
@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from audit.evaluator import evaluate
+from audit.facts.layout import from_records
 from audit.facts.tables import (
     ACTION,
     HAND,
@@ -29,7 +30,6 @@ from audit.facts.tables import (
     card_mask,
     new_table,
 )
-from audit.fast.layout import from_records
 from audit.profiles import Profile
 from audit.replay import Replay
 from audit.replay.cards import known

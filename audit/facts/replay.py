@@ -1,6 +1,6 @@
 """The compiled replay: the flat arrays of a batch of hands to its fact tables.
 
-:func:`replay_facts` walks every hand of a :class:`audit.fast.layout.HandArrays`
+:func:`replay_facts` walks every hand of a :class:`audit.facts.layout.HandArrays`
 batch line by line in one compiled pass, exactly as :class:`audit.replay.Replay`
 does (:mod:`audit.facts.replay_lines`, :mod:`audit.facts.replay_betting`), and
 writes the tables of :mod:`audit.facts.tables` (:mod:`audit.facts.replay_end` for
@@ -20,13 +20,13 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from audit.facts.layout import K_BOBTAIL, K_PROGRESSION_CYCLE, profile_knobs
 from audit.facts.replay_betting import enter
 from audit.facts.replay_end import strength, write_pots, write_seats
 from audit.facts.replay_lines import apply_line
 from audit.facts.replay_openers import write_openers
 from audit.facts.replay_state import KINDS, ROUND_STATE, SEAT_STATE, SLOTS, kernel, mask_of
 from audit.facts.tables import ACTION, HAND, NOT_EVALUATED, POT, SEAT, Facts, Table, new_table
-from audit.fast.layout import K_BOBTAIL, K_PROGRESSION_CYCLE, profile_knobs
 from audit.profiles import Profile
 from ingest.scan.layout import (
     E_ACTOR,

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from audit.facts.evaluate import strength_of
 from audit.facts.replay_betting import in_hand
 from audit.facts.replay_state import (
     DEALT,
@@ -30,7 +31,6 @@ from audit.facts.replay_state import (
     minus,
 )
 from audit.facts.tables import INVALID, UNKNOWN
-from audit.fast.evaluate import strength_of
 
 SeatStates = Any  # a numpy record array of SEAT_STATE (attribute access in numba)
 Cards = npt.NDArray[np.int8]

@@ -4,7 +4,7 @@
 :class:`~audit.facts.tables.Known`), the answers of ``had_openers`` and ``proof`` in
 :mod:`audit.rules._openers` under the deal's minimum (``hands.required``) and the
 house's bobtail rule, from the seat's card ranges and its ``shows openers`` lines.
-The openers tests are :mod:`audit.fast.evaluate`'s (equal to
+The openers tests are :mod:`audit.facts.evaluate`'s (equal to
 :mod:`audit.openers_test` on every hand; -1 where the reference raises).
 
 Card ranges are ``(start, count)`` of the facts' card array; the work buffers hold
@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from audit.facts.evaluate import holds_openers, is_openers
 from audit.facts.replay_state import UNKNOWN_CARD, kernel
 from audit.facts.tables import Known
-from audit.fast.evaluate import holds_openers, is_openers
 from ingest.scan.layout import ACTOR_SEAT, V_SHOWS_OPENERS
 
 Cards = npt.NDArray[np.int8]

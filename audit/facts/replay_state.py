@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-UNKNOWN_CARD = 53  # audit.fast.layout.UNKNOWN_CODE
+UNKNOWN_CARD = 53  # audit.facts.layout.UNKNOWN_CODE
 SLOTS = 11  # seat numbers 1..10 index the rows directly
 
 # Kinds of card list.

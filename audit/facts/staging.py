@@ -4,7 +4,7 @@
 typed rows ingest wrote (``stg_hands``, ``stg_seats``, ``stg_actions``; see
 ``schemas/ddl/20_staging.sql``), never the raw text again. :func:`read_staging` turns
 the rows of some hands into :class:`~ingest.scan.layout.HandArrays` -- the same rows
-:func:`audit.fast.layout.from_records` gives for the records ingest stored (tested) --
+:func:`audit.facts.layout.from_records` gives for the records ingest stored (tested) --
 and :class:`StagingLabels` gives the words a finding quotes (ids, players, readings).
 """
 
@@ -19,7 +19,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from audit.fast.layout import _reading
+from audit.facts.layout import _reading
 from ingest.scan.layout import (
     ACTOR_CODE,
     CARD,

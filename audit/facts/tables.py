@@ -4,7 +4,7 @@ Every rule reads these tables and nothing else (plus the profile). Two producers
 fill them and must agree exactly (``tests/audit/facts``):
 
 - :func:`audit.facts.replay.replay_facts`, the compiled replay over the flat arrays
-  of :mod:`audit.fast.layout` (the scanner's output, or ``from_records``);
+  of :mod:`audit.facts.layout` (the scanner's output, or ``from_records``);
 - :func:`audit.facts.reference.reference_facts`, the readable Python replay
   (:class:`audit.replay.Replay`) over parsed records.
 

@@ -13,6 +13,7 @@ import typer
 from typer.testing import CliRunner
 
 from audit.cli import explain
+from audit.facts.registry import HAND_RULES
 from audit.registry import RULES, codes
 from ingest.parser import parse_hand
 from openers.cli import app
@@ -141,7 +142,7 @@ def test_a_rule_crash_on_a_clean_hand_is_not_a_pass(monkeypatch) -> None:
     def boom(self: object, ctx: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(RULES["O209"], "check", boom)
+    monkeypatch.setattr(HAND_RULES["O209"], "check", boom)
     result = runner.invoke(app, ["check", str(EXAMPLE), "--workers", "1", "--reference"])
     assert result.exit_code == 2, result.output
     assert result.stdout == ""

@@ -6,10 +6,11 @@ from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
-from audit.batch import CheckReport, check_paths, plan_batches
+from audit.batch import CheckReport, check_paths
 from audit.engine import audit_hand, audit_sequences, sequence_pairs, suppress
 from audit.profiles import load_profile
 from audit.rule import HandContext, Result, Rule, SequenceContext, SequenceRule
+from audit.units import plan_units
 from ingest.parser import parse_hand
 from schemas.findings import Finding, Severity
 from tests.audit.harness import FIXTURES, read_fixture
@@ -109,11 +110,13 @@ def test_pool_and_batches_give_the_same_results_as_one_process(tmp_path: Path) -
     big.write_text("# header comment\n\n" + text + "\n")
     lines = big.read_text().splitlines()
     starts = [n for n, line in enumerate(lines, 1) if line.startswith("Hand: ")]
-    batches = plan_batches([big], batch_hands=2)
-    assert sorted(i.chunk.first_line for b in batches for i in b.items) == starts
+    units = plan_units([big], unit_bytes=200).units
+    assert len(units) > 2 and units[0].first_line == 1
+    assert [u.first_line for u in units[1:]] == [n for n in starts if n in
+                                                  {u.first_line for u in units[1:]}]
     betting = load_profile("robert").with_selection(select=["B"])
-    one = check_paths([big], betting, workers=1, batch_hands=100)
-    two = check_paths([big], betting, workers=2, batch_hands=2)
+    one = check_paths([big], betting, workers=1)
+    two = check_paths([big], betting, workers=2, unit_bytes=200)
     assert one.hands == two.hands == 6
     assert [r.hand_id for r in one.results] == [r.hand_id for r in two.results]
     assert [f.model_dump() for r in one.results for f in r.findings] == [
@@ -130,7 +133,7 @@ def test_deal_sequences_survive_batching_across_files(tmp_path: Path) -> None:
         (tmp_path / f"part{n % 3}.log").open("a").write(h.text + "\n\n")
     robert = load_profile("robert")
     whole = check_paths([FIXTURES / "J504.log"], robert, workers=1)
-    split = check_paths([tmp_path], robert, workers=2, batch_hands=2)
+    split = check_paths([tmp_path], robert, workers=2, unit_bytes=300)
 
     def codes(report: CheckReport) -> dict[str, list[str]]:
         return {r.hand_id: sorted(f.code for f in r.findings) for r in report.results}
@@ -159,7 +162,7 @@ def test_first_deals_are_judged_alone_and_only_once_in_batches() -> None:
     fixtures = [FIXTURES / "J501.log", FIXTURES / "J504.log"]
     robert = load_profile("robert")
     whole = check_paths(fixtures, robert, workers=1)
-    split = check_paths(fixtures, robert, workers=1, batch_hands=2)
+    split = check_paths(fixtures, robert, workers=1, unit_bytes=300)
 
     def codes(report: CheckReport) -> dict[str, list[str]]:
         return {r.hand_id: sorted(f.code for f in r.findings) for r in report.results}

@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from audit.facts.context import Batch, Result
 from audit.facts.engine import run_rules
 from audit.facts.labels import RecordLabels
+from audit.facts.layout import from_records
 from audit.facts.replay import replay_facts
 from audit.facts.rule import Rule
-from audit.fast.layout import from_records
 from audit.profiles import load_profile
 from schemas.findings import Severity
-from tests.audit.fast.corpus import corpus
+from tests.audit.corpus import corpus
 
 
 class _FragileRule(Rule):

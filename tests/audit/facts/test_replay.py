@@ -17,10 +17,10 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
+from audit.facts.layout import from_records
 from audit.facts.reference import reference_facts
 from audit.facts.replay import replay_facts
 from audit.facts.tables import Facts
-from audit.fast.layout import from_records
 from audit.profiles import Profile, load_profile
 from ingest.parser import parse_hand
 from ingest.reader import QuarantineItem, read_path
@@ -39,7 +39,7 @@ from ingest.scan.layout import (
 from ingest.scan.scanner import scan
 from ingest.writer import write_hand
 from schemas.records import HandRecord
-from tests.audit.fast.corpus import corpus
+from tests.audit.corpus import corpus
 from tests.audit.harness import all_fixture_hands
 from tests.audit.mutants import HIDING_PLACES, hide, mutate, record_mutants
 

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import numpy as np
 
+from audit.facts.layout import from_records
 from audit.facts.staging import read_staging
-from audit.fast.layout import from_records
 from ingest.load import ingest_paths
 from ingest.parser import parse_hand
 from schemas.records import HandRecord
 from schemas.store import connect
-from tests.audit.fast.corpus import corpus
+from tests.audit.corpus import corpus
 from tests.audit.harness import FIXTURES
 
 

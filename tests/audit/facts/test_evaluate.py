@@ -19,8 +19,8 @@ from numba import njit
 
 from audit import openers_test
 from audit.evaluator import HandCategory, evaluate
-from audit.fast import evaluate as fe
-from audit.fast.layout import CARD, JOKER_CODE, OPENERS_CODE, UNKNOWN_CODE
+from audit.facts import evaluate as fe
+from audit.facts.layout import CARD, JOKER_CODE, OPENERS_CODE, UNKNOWN_CODE
 from schemas.records import CARD_CODES, Openers
 
 MINIMA: tuple[Openers, ...] = tuple(Openers)

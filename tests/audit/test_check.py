@@ -1,11 +1,13 @@
-"""The fast path reports exactly what the reference path reports, on every kind of input.
+"""``openers check`` reports exactly what ``openers check --reference`` reports, on every input.
 
-``check_paths(..., fast=True)`` certifies clean hands with compiled code and sends
-the rest to the engine; ``fast=False`` sends every hand to the engine. Whatever the
-input (generated rooms with every code planted, the rule fixtures, damaged hands,
-compressed, CRLF and BOM files, JSON Lines, files cut into several units, tables
-spread over files, equal times), both must give the same hands, findings,
-unverifiable checks, errors and problems, in the same order.
+``check_paths(..., fast=True)`` reads hands with the compiled scanner (the reference
+parser where it does not read a hand) and makes the facts with the compiled replay;
+``fast=False`` reads every hand with the reference parser and replays it in Python.
+The same rules run on both. Whatever the input (generated rooms with every code
+planted, the rule fixtures, damaged hands, compressed, CRLF and BOM files, JSON Lines,
+files cut into many units, tables spread over files, equal times, repeated hands), both
+must give the same hands, findings, unverifiable checks, errors and problems, in the
+same order.
 """
 
 from __future__ import annotations
@@ -19,13 +21,12 @@ from typing import Any
 import pytest
 
 from audit.batch import CheckReport, check_paths
-from audit.fast.check import fast_check_paths
 from audit.profiles import load_profile
 from ingest.writer import write_hand
-from tests.audit.fast.corpus import corpus
+from tests.audit.corpus import corpus
 
-FIXTURES = Path(__file__).parents[1] / "fixtures"
-SPEC_EXAMPLE = Path(__file__).parents[4] / "shared" / "spec" / "hand-log-format.md"
+FIXTURES = Path(__file__).parent / "fixtures"
+SPEC_EXAMPLE = Path(__file__).parents[3] / "shared" / "spec" / "hand-log-format.md"
 
 
 def summary(report: CheckReport) -> dict[str, Any]:
@@ -47,12 +48,13 @@ def summary(report: CheckReport) -> dict[str, Any]:
 def assert_same(paths: list[Path], profile_name: str, workers: int = 1,
                 unit_bytes: int | None = None) -> CheckReport:
     profile = load_profile(profile_name)
+    extra: dict[str, Any] = {} if unit_bytes is None else {"unit_bytes": unit_bytes}
     reference = check_paths(paths, profile, workers=1, fast=False)
-    if unit_bytes is None:
-        fast = check_paths(paths, profile, workers=workers)
-    else:
-        fast = fast_check_paths(paths, profile, workers, unit_bytes=unit_bytes)
+    fast = check_paths(paths, profile, workers=workers, **extra)
     assert summary(fast) == summary(reference)
+    if unit_bytes is not None:
+        assert summary(check_paths(paths, profile, workers=1, fast=False, **extra)) == \
+            summary(reference)
     return fast
 
 
@@ -108,40 +110,3 @@ def test_equal_times_and_duplicates_at_one_table(tmp_path: Path) -> None:
     text = "\n\n".join(write_hand(r) for r in tied)
     (tmp_path / "tied.log").write_text(text + "\n\n" + write_hand(tied[3]) + "\n")
     assert_same([tmp_path / "tied.log"], "laws", workers=1)
-
-
-def test_a_file_too_large_to_scan_goes_to_the_reference_reader(tmp_path: Path,
-                                                               monkeypatch) -> None:
-    import audit.fast.worker as worker
-
-    def out_of_memory(*args: object, **kwargs: object) -> None:
-        raise MemoryError
-
-    room = corpus("robert", hands=300, seed=6, violations=0.08, unrecorded=0.05)
-    with gzip.open(tmp_path / "a.log.gz", "wb") as f:
-        f.write(room.files[0].read_bytes())
-    monkeypatch.setattr(worker, "scan", out_of_memory)
-    report = assert_same([tmp_path / "a.log.gz"], "robert", workers=1)
-    assert report.hands > 0
-
-
-def test_pairs_across_files_are_certified_in_the_main_process(tmp_path: Path,
-                                                              monkeypatch) -> None:
-    """A log split by dealer, not by table: every pair crosses files, and still only
-    the pairs that need it reach the reference J rules."""
-    import audit.fast.worker as worker
-
-    room = corpus("robert", hands=400, seed=8, violations=0.0, unrecorded=0.0)
-    for k in range(4):
-        (tmp_path / f"dealer{k}.log").write_text(
-            "\n\n".join(write_hand(r) for r in room.records[k::4]) + "\n")
-    calls = []
-    real = worker.audit_sequences
-
-    def counted(*args: object, **kwargs: object) -> object:
-        calls.append(1)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(worker, "audit_sequences", counted)
-    assert_same(sorted(tmp_path.iterdir()), "robert", workers=1)
-    assert len(calls) < len(room.records) // 20

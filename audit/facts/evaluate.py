@@ -1,12 +1,12 @@
 """Compiled hand strengths and openers tests, equal to the reference by construction.
 
-The card certifiers (:mod:`audit.fast.certify_cards`) must read hands exactly as
-:func:`audit.evaluator.evaluate` and :mod:`audit.openers_test` do, from numba code. So
+The compiled replay (:mod:`audit.facts.replay`) must rank hands and test openers exactly
+as :func:`audit.evaluator.evaluate` and :mod:`audit.openers_test` do, from numba code. So
 every function here is ``@njit(cache=True, nogil=True)`` over card codes as in
-:mod:`audit.fast.layout` (``rank * 4 + suit``, ranks 2..A = 0..12, suits c d h s = 0..3;
+:mod:`audit.facts.layout` (``rank * 4 + suit``, ranks 2..A = 0..12, suits c d h s = 0..3;
 52 the joker, 53 unknown) and returns a plain int: a strength, or 1 / 0 for yes / no,
 and -1 exactly where the reference raises ``ValueError`` (an unknown card, a repeat, a
-code out of range, a wrong number of cards). A caller treats -1 as "not certified".
+code out of range, a wrong number of cards).
 
 Why the strengths cannot drift from the reference: the two lookup tables below are
 filled at import by calling :func:`audit.evaluator.evaluate` itself, once for every
@@ -17,10 +17,9 @@ sorts the five ranks, and reads the table at the multiset's combinatorial index
 module-level tables into the compiled code as constants.
 
 Array arguments are ``(cards, start, count)`` slices of the flat ``cards`` array of
-:class:`audit.fast.layout.HandArrays` (any integer dtype works; int8 is the layout's).
+:class:`audit.facts.layout.HandArrays` (any integer dtype works; int8 is the layout's).
 ``minimum`` is a ``layout.OPENERS_CODE`` value: 0 for ANY, else the lowest pair rank
-that opens, 9 (jacks) .. 12 (aces); any other value returns -1 (a caller error, never
-certified).
+that opens, 9 (jacks) .. 12 (aces); any other value returns -1 (a caller error).
 """
 
 from __future__ import annotations
@@ -104,9 +103,9 @@ def tables_crc32() -> int:
 
 if tables_crc32() != REFERENCE_TABLES_CRC32:
     raise ImportError(
-        "audit.evaluator ranks hands differently from when audit/fast/evaluate.py was last"
+        "audit.evaluator ranks hands differently from when audit/facts/evaluate.py was last"
         f" edited: set REFERENCE_TABLES_CRC32 = {tables_crc32():#x} there (after checking"
-        " tests/audit/fast/test_evaluate.py) so that numba's cached code is rebuilt")
+        " tests/audit/facts/test_evaluate.py) so that numba's cached code is rebuilt")
 
 
 @njit(cache=True, nogil=True)

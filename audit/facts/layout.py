@@ -2,10 +2,11 @@
 
 The record layout itself (the ``H_*``, ``S_*``, ``E_*`` columns, the codes, the
 :class:`HandArrays`) lives below ingest and audit in :mod:`ingest.scan.layout`, where
-the compiled scanner fills it; it is re-exported here so the certifiers read one
-module. :func:`from_records` builds the arrays from parsed records (slowly, in
-Python): it is the reference the compiled scanner is tested against, and what
-certifier tests start from.
+the compiled scanner fills it; it is re-exported here. :func:`from_records` builds the
+arrays from parsed records (slowly, in Python): it is the reference the compiled
+scanner is tested against, and how hands the scanner does not read (and JSON Lines
+hands) reach the compiled replay. :func:`profile_knobs` gives the compiled replay the
+house's knobs.
 """
 
 from __future__ import annotations
