@@ -103,7 +103,7 @@ def _showdown_first(st: DealState) -> int:
 
 def _found_unproven(st: DealState) -> bool:
     """Forced J508: the floor finds the false opener at the showdown; the pot is carried
-    (L-33) but the double-ante penalty is not charged."""
+    (L-33) but the double-ante penalty is not charged (J508 on this very deal)."""
     fo = st.false_opener
     shown = [r for r in st.draft.find(Verb.SHOWS, fo, Section.SHOWDOWN)]
     if fo is None or not shown:
