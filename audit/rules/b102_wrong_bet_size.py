@@ -69,6 +69,7 @@ class WrongBetSize(Rule):
             if not ok:
                 yield ctx.finding(
                     f"seat {a.seat} {what}", action=a,
-                    evidence={"amount": amount, "unit": unit, "current_bet": step.current_bet,
+                    evidence={"amount_cents": amount, "unit_cents": unit,
+                              "current_bet_cents": step.current_bet,
                               "all_in": a.all_in, "street": int(step.street or 0)},
                 )

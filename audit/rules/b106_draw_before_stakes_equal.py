@@ -45,5 +45,5 @@ class DrawBeforeStakesEqual(Rule):
                 f"the draw began with seat {short.seat} at {money(short.stake)} of a "
                 f"{money(short.current_bet)} bet",
                 action=first, seat=short.seat,
-                evidence={"stake": short.stake, "current_bet": short.current_bet},
+                evidence={"stake_cents": short.stake, "current_bet_cents": short.current_bet},
             )

@@ -52,6 +52,6 @@ class ShortCallAllInOpener(Rule):
                 yield ctx.finding(
                     f"seat {a.seat} called {money(total)} behind an opener all-in for the "
                     f"antes; the opening bet is {money(step.unit)}",
-                    action=a, evidence={"called": total, "unit": step.unit,
+                    action=a, evidence={"called_cents": total, "unit_cents": step.unit,
                                         "opener": replay.original_opener},
                 )

@@ -55,6 +55,6 @@ class AnteLimitExceeded(SequenceRule):
             f"{len(seats)} seats; the house antes only the first {limit} deals",
             action=antes[0],
             evidence={"jackpot": deal.jackpot, "ante_limit": limit, "seats": seats,
-                      "antes": taken,
+                      "antes_cents": taken,
                       "previous": ctx.previous.hand_id if ctx.previous else None},
         )

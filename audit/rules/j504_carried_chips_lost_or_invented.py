@@ -56,6 +56,6 @@ class CarriedChipsLostOrInvented(SequenceRule):
             f"Carried is {money(deal.carried)} but {why}: "
             f"{money(abs(deal.carried - left))} {how}",
             line=deal.first_line or None,
-            evidence={"carried": deal.carried, "expected": left,
-                      "difference": deal.carried - left, "previous": before.hand_id},
+            evidence={"carried_cents": deal.carried, "expected_cents": left,
+                      "difference_cents": deal.carried - left, "previous": before.hand_id},
         )

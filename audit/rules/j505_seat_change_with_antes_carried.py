@@ -58,5 +58,5 @@ class SeatChangeWithAntesCarried(SequenceRule):
             seat=seat,
             line=line,
             evidence={"moves": [{"player": p, "from": a, "to": b} for p, a, b in moves],
-                      "carried": carried, "previous": before.hand_id},
+                      "carried_cents": carried, "previous": before.hand_id},
         )

@@ -77,8 +77,8 @@ class MissingAnteOrFattener(SequenceRule):
             action=where,
             seat=short[0],
             line=None if where is not None else deal.first_line or None,
-            evidence={"due": due, "fattened": fattened, "seats": short,
-                      "paid": {n: replay.seats[n].ante for n in short},
+            evidence={"due_cents": due, "fattened": fattened, "seats": short,
+                      "paid_cents": {n: replay.seats[n].ante for n in short},
                       "previous": before.hand_id if before else None},
         )
 

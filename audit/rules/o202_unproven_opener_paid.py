@@ -62,6 +62,6 @@ class UnprovenOpenerPaid(Rule):
             f"opener seat {seat} collected {money(total)} without showing "
             f"{ctx.openers_required.value} or better",
             action=ctx.record.actions[first],
-            evidence={"collected": total, "openers": ctx.openers_required.value,
+            evidence={"collected_cents": total, "openers": ctx.openers_required.value,
                       "openers_shown": [list(c) for c in replay.seats[seat].openers_shown]},
         )

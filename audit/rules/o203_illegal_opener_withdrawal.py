@@ -80,6 +80,6 @@ class IllegalOpenerWithdrawal(Rule):
             yield ctx.finding(
                 f"opener seat {a.seat} withdrew {money(taken)}: {why}",
                 action=a,
-                evidence={"withdrawn": taken, "opening_bet": first_bet,
-                          "bets_left": bets[a.seat]},
+                evidence={"withdrawn_cents": taken, "opening_bet_cents": first_bet,
+                          "bets_left_cents": bets[a.seat]},
             )

@@ -85,7 +85,8 @@ class WrongRefundAfterFalseOpener(Rule):
                 yield ctx.finding(
                     f"{money(-step.chips)} returned to false opener seat {q.seat}: {why}",
                     action=a,
-                    evidence={"returned": -step.chips, "first_bet": first_bet, "bets_left": bets},
+                    evidence={"returned_cents": -step.chips, "first_bet_cents": first_bet,
+                              "bets_left_cents": bets},
                 )
 
     def _killed_pot(self, ctx: HandContext, q: PotQuestion) -> Iterator[Result]:
@@ -106,8 +107,8 @@ class WrongRefundAfterFalseOpener(Rule):
                 f"pot killed after seat {q.seat}'s false openers but bets were not returned: "
                 + ", ".join(parts),
                 seat=next(iter(kept)), line=record.result_line,
-                evidence={"not_returned": {str(n): left for n, left in kept.items()},
-                          "false_opener": q.seat, "first_bet": first_bet},
+                evidence={"not_returned_cents": {str(n): left for n, left in kept.items()},
+                          "false_opener": q.seat, "first_bet_cents": first_bet},
             )
         paid = next(((i, s, x) for i, s, x, _ in replay.collections if x > 0), None)
         if paid is not None and record.carried_out is None:
@@ -115,5 +116,6 @@ class WrongRefundAfterFalseOpener(Rule):
             yield ctx.finding(
                 f"pot killed after seat {q.seat}'s false openers but seat {s} collected "
                 f"{money(amount)}; the antes and first bet carry to the next deal",
-                action=record.actions[i], evidence={"collected": amount, "false_opener": q.seat},
+                action=record.actions[i], evidence={"collected_cents": amount,
+                                                   "false_opener": q.seat},
             )

@@ -73,5 +73,5 @@ class ImpossibleSplitPaid(Rule):
                 f"have held {minimum.value}",
                 action=ctx.record.actions[paid[0][0]],
                 evidence={"final": list(final), "discards": list(state.discards),
-                          "collected": total, "openers": minimum.value},
+                          "collected_cents": total, "openers": minimum.value},
             )

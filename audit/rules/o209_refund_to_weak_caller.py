@@ -92,7 +92,7 @@ class RefundToWeakCaller(Rule):
             f"seat {seat} got {money(amount)} back after calling the opener, but its "
             f"{cards_text(final)} ({describe_strength(mine)}) does not beat {what}",
             action=line,
-            evidence={"returned": amount, "final": list(final), "openers": list(cards),
+            evidence={"returned_cents": amount, "final": list(final), "openers": list(cards),
                       "opener": opener},
         )
 

@@ -61,5 +61,5 @@ class AbandonedWithoutPenalty(Rule):
             yield ctx.finding(
                 f"seat {a.seat} abandoned its hand before the pot was opened and no penalty "
                 f"of {money(penalty)} followed{other}",
-                action=a, evidence={"penalty": penalty, "paid": paid},
+                action=a, evidence={"penalty_cents": penalty, "paid_cents": paid},
             )

@@ -104,7 +104,7 @@ class PotAwardedToWrongHand(Rule):
             f"seat {c.seat} collected {money(c.amount)} from {pot_label(pot.number)} "
             f"with [{shown}], but {why}",
             action=replay.steps[c.index].action,
-            evidence={"pot": pot.number, "amount": c.amount, "collector_hand": hand,
+            evidence={"pot": pot.number, "amount_cents": c.amount, "collector_hand": hand,
                       "winners": list(result.winners), "best": result.best,
                       "contenders": list(result.contenders)},
         )
@@ -129,6 +129,6 @@ class PotAwardedToWrongHand(Rule):
             f"({result.best}): {shares}",
             action=replay.steps[line.index].action,
             seat=seat,
-            evidence={"pot": pot.number, "total": total, "collected": dict(got),
-                      "due": due, "winners": list(result.winners), "best": result.best},
+            evidence={"pot": pot.number, "total_cents": total, "collected_cents": dict(got),
+                      "due_cents": due, "winners": list(result.winners), "best": result.best},
         )

@@ -35,7 +35,7 @@ def test_audit_store_writes_and_reaudit_replaces(tmp_path: Path) -> None:
     assert _count(con, "SELECT count(*) FROM findings") == 3
     assert _count(con, "SELECT count(*) FROM audit_hands") == 6
     row = con.execute(
-        "SELECT code, severity, table_id, line, seat, evidence->>'owed', source FROM findings "
+        "SELECT code, severity, table_id, line, seat, evidence->>'owed_cents', source FROM findings "
         "WHERE hand_id = 'B105-overcall'").fetchone()
     assert row == ("B105", "major", "B105-overcall-T", 28, 1, "1000", "—")
 
