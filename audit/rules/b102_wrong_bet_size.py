@@ -33,8 +33,10 @@ class WrongBetSize(Rule):
         all-in`` is legal.
 
     Source:
-        R-DH intro ("The betting limit after the draw is twice the amount of the
-        betting limit before the draw"), R-DH 1.
+        R-DH intro: "Players in turn may check, open for the minimum, or open with a raise."
+        R-DH intro: "The betting limit after the draw is twice the amount of the betting limit
+        before the draw."
+        R-DH 1: "A maximum of a bet and four raises is permitted in multihanded pots."
     """
 
     code = "B102"

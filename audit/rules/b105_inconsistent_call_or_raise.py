@@ -28,7 +28,8 @@ class InconsistentCallOrRaise(Rule):
         ``Seat 3: raises 10 to 40`` over a bet of 20: B105 on that line.
 
     Source:
-        None in the seeds; a consistency check of the hand log.
+        No seed sentence: a consistency check of the hand log (the chips of a line
+        must add up).
     """
 
     code = "B105"

@@ -29,8 +29,8 @@ class ShortCallAllInOpener(Rule):
         B107 on the call.
 
     Source:
-        R-DH 12 ("If the pot has been declared open by an all-in player playing for
-        just the antes, all callers must come in for the full opening bet").
+        R-DH 12: "If the pot has been declared open by an all-in player playing for just
+        the antes, all callers must come in for the full opening bet."
     """
 
     code = "B107"

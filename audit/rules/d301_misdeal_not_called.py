@@ -33,9 +33,9 @@ class MisdealNotCalled(Rule):
         D301 at the first betting line, seat 4 with six cards.
 
     Source:
-        R-DH 4 ("Less than five cards for a player (other than the button) before
-        action has been taken is a misdeal ... The button may receive the fifth
-        card even if action has taken place").
+        R-DH 4: "Five cards constitute a playing hand. Less than five cards for a
+        player (other than the button) before action has been taken is a misdeal."
+        R-DH 4: "The button may receive the fifth card even if action has taken place."
     """
 
     code = "D301"

@@ -40,8 +40,10 @@ class FouledHandPlayed(Rule):
         four cards at the showdown: D302 at the ``shows`` line.
 
     Source:
-        R-DH 4 ("More or fewer than five cards after the draw constitutes a fouled
-        hand").
+        R-DH 4: "More or fewer than five cards after the draw constitutes a fouled
+        hand."
+        R-DH 4: "If action has been taken, a player with fewer than five cards may draw the
+        number of cards necessary to complete a five-card hand."
     """
 
     code = "D302"

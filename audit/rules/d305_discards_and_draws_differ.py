@@ -35,9 +35,12 @@ class DiscardsAndDrawsDiffer(Rule):
         first line after the draw.
 
     Source:
-        L-36 ("he shall discard as many cards, and no more, as he intends to
-        draw"), L-39 ("ask for the same number of cards he has discarded, and the
-        dealer shall place ... such number of cards").
+        L-36: "Before drawing any card or cards, a player shall make his stake equal to
+        the highest stake on the table, and he shall discard as many cards, and no more, as
+        he intends to draw."
+        L-39: "Each player, after discarding, shall ask for the same number of cards he has
+        discarded, and the dealer shall place on the table, in front of such player, such
+        number of cards, face downwards, from the top of the pack."
     """
 
     code = "D305"

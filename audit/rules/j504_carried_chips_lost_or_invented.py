@@ -28,8 +28,10 @@ class CarriedChipsLostOrInvented(SequenceRule):
         (one chip lost).
 
     Source:
-        L-29 ("the ante ... shall remain in the pool, and the next game shall be a
-        Jack-pot"), R-JB 2 ("The first bet and antes will remain in the pot").
+        L-29: "If the game be not opened by any player, the ante and straddles, if any,
+        shall remain in the pool, and the next game shall be a Jack-pot."
+        R-JB 2: "The first bet and antes will remain in the pot, and all players who were
+        involved in that hand are entitled to play the next hand after anteing again."
     """
 
     code = "J504"

@@ -39,9 +39,18 @@ class WrongRefundAfterFalseOpener(Rule):
         seat 2's call, not returned, is a second O206 on the RESULT line).
 
     Source:
-        R-JB 2 ("all bets are returned except the opener's first bet. The first bet
-        and antes will remain in the pot"), H-23.2, H-23.3; Foster ("False Openers":
-        he forfeits what he opened for and any raises he stood).
+        R-JB 2: "If no other player declares the pot open, all bets are returned except the
+        opener's first bet. The first bet and antes will remain in the pot, and all players
+        who were involved in that hand are entitled to play the next hand after anteing
+        again."
+        H-23.2: "The opening bet from the dead hand remains in the pot, though later bets may
+        be taken back if the round of action prior to the draw has not already ended."
+        H-23.3: "Further to the previous rule, if no player declares the pot open, all players
+        bets will be returned with the exception of the false opening bet."
+        Foster: "Should a player open a jack without the hand to justify it, and discover his
+        error before he draws, the best usage demands that his hand is foul, and that he
+        forfeits to the pool whatever amount he may have opened for, and any raises that he
+        may have stood."
     """
 
     code = "O206"

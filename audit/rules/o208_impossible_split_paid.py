@@ -33,9 +33,12 @@ class ImpossibleSplitPaid(Rule):
         with ``9c 4d``, no pair of jacks: O208 on the collection.
 
     Source:
-        R-JB 9 ("if ... it is determined that you could not possibly have had openers
-        when your final hand is compared with your discards, you will lose the pot"),
-        H-23.10.
+        R-JB 9: "If you declare that you are splitting openers, but it is determined that
+        you could not possibly have had openers when your final hand is compared with your
+        discards, you will lose the pot."
+        H-23.10: "Further to the previous rule, if the dealer determines from the discarded
+        cards that the opening player could not have had openers, that player will be
+        disqualified from the pot."
     """
 
     code = "O208"

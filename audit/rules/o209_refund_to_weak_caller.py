@@ -41,8 +41,10 @@ class RefundToWeakCaller(Rule):
         20 with a pair of tens, and ``Dealer: returns 20 to Seat 2``: O209.
 
     Source:
-        R-JB 11 ("if you call the opener's bet and cannot beat openers, you will not
-        get your bet back"), H-23.11.
+        R-JB 11: "After the draw, if you call the opener's bet and cannot beat openers,
+        you will not get your bet back."
+        H-23.11: "If a player calls the opener's bet following the draw, that player will not
+        have his bet returned if he cannot beat the openers."
     """
 
     code = "O209"

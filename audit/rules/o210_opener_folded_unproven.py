@@ -32,9 +32,11 @@ class OpenerFoldedUnproven(Rule):
         openers`` follows in the hand: O210 on the fold.
 
     Source:
-        Foster ("Should the opener be raised, and not care to see that raise, he must
-        show his hand to the table before abandoning it, in order to demonstrate that
-        he had openers"), R-JB 3.
+        Foster: "Should the opener be raised, and not care to see that raise, he must show
+        his hand to the table before abandoning it, in order to demonstrate that he had
+        openers."
+        R-JB 3: "Any player who has legally declared the pot opened must prove openers in
+        order to win the pot."
     """
 
     code = "O210"

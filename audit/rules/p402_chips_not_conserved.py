@@ -30,7 +30,7 @@ class ChipsNotConserved(Rule):
         ``Pot: 23`` and ``Seat 2: collects 22`` and no rake, P402 (out: 22 of 23).
 
     Source:
-        Accounting (no rulebook line): the format spec defines ``Pot`` as every chip
+        No seed sentence: accounting. The format spec defines ``Pot`` as every chip
         put in during the deal plus ``Carried``, less chips withdrawn or returned.
     """
 

@@ -30,7 +30,7 @@ class SidePotMisdistributed(Rule):
         ``Seat 1: collects 50 from side pot 1``: P403 on the side pot line.
 
     Source:
-        Accounting of side pots (no rulebook line); the format spec numbers side pots
+        No seed sentence: accounting of side pots; the format spec numbers side pots
         from 1 in the order the all-ins created them.
     """
 

@@ -105,7 +105,7 @@ def test_new_deals_are_compared_with_the_stored_deal_before_them(
     robert = load_profile("robert")
     audit_store(con, robert, workers=1)
     whole = _findings(con)
-    assert ("J501-T4-4", "J501", 437) in whole
+    assert ("J501-T4-4", "J501", 438) in whole
     firsts = {h for (h,) in con.execute(
         "SELECT hand_id FROM (SELECT hand_id, row_number() OVER (PARTITION BY table_id "
         "ORDER BY time, hand_id) AS n FROM stg_hands) WHERE n = 1").fetchall()}
