@@ -73,6 +73,7 @@ class MisdealNotCalled(Rule):
         yield ctx.finding(
             f"{described} cards when play began, and no misdeal was called",
             action=start, seat=seats[0], line=line,
+            lines=[a.line for a in deal_lines if a.seat in wrong and a.index < limit],
             evidence={"cards_held": {str(s): wrong[s] for s in seats}},
         )
 

@@ -71,7 +71,8 @@ class FouledHandPlayed(Rule):
             else:
                 message = (f"seat {n} held {held} cards after the draw and played on "
                            f"({line.verb.value}) without a fouled-hand ruling")
-            yield ctx.finding(message, action=line, seat=n, evidence={
+            draws = [a.line for a in record.actions if a.seat == n and received(a)]
+            yield ctx.finding(message, action=line, seat=n, lines=draws, evidence={
                 "cards_held": held, "ruled_fouled": ruled, "dealt": len(seat.dealt),
                 "discarded": len(seat.discards), "received": len(seat.drawn) + len(seat.fifth),
             })

@@ -78,4 +78,5 @@ class DiscardsAndDrawsDiffer(Rule):
                         if a.seat == n and a.verb in _DRAW_LINES]
                        + [a.index for a, _ in lines] + [(replay.draw_index or 0) - 1])
             yield ctx.finding(message, seat=n, line=play_goes_on(record, last),
+                              lines=[a.line for a, _ in lines],
                               evidence=evidence)

@@ -87,6 +87,7 @@ class FalseOpenersNotCaught(Rule):
                 seat=seat,
                 action=went_on,
                 line=None if went_on is not None else ctx.record.result_line,
+                lines=[opened.line],
                 evidence={"dealt": list(replay.dealt_hand(seat) or ()), "openers": minimum,
                           "opened_line": opened.line},
             )

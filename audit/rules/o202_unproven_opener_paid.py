@@ -72,6 +72,8 @@ class UnprovenOpenerPaid(Rule):
             f"opener seat {seat} collected {money(total)} without showing "
             f"{ctx.openers_required.value} or better",
             action=ctx.record.actions[first],
+            lines=[ctx.record.actions[replay.opens_index].line
+                   if replay.opens_index is not None else None],
             evidence={"collected_cents": total, "openers": ctx.openers_required.value,
                       "openers_shown": [list(c) for c in replay.seats[seat].openers_shown]},
         )

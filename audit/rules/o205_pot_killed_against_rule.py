@@ -97,12 +97,14 @@ class PotKilledAgainstRule(Rule):
             where = q.killed_line if q.killed_line is not None else q.ruling
             yield ctx.finding(
                 f"pot killed after seat {q.seat}'s dead hand although " + "; ".join(must_play),
-                action=actions[where], seat=q.seat, evidence=evidence,
+                action=actions[where], seat=q.seat, lines=[actions[q.ruling].line],
+                evidence=evidence,
             )
             return
         went_on = q.plays_line if q.plays_line is not None else q.played_at
         if not must_play and not q.killed and went_on is not None:
             yield ctx.finding(
                 f"pot played after seat {q.seat}'s dead hand although {not_play}",
-                action=actions[went_on], seat=q.seat, evidence=evidence,
+                action=actions[went_on], seat=q.seat, lines=[actions[q.ruling].line],
+                evidence=evidence,
             )

@@ -9,6 +9,7 @@ from audit.replay.cards import known
 from audit.rule import HandContext, Result, Rule, money
 from audit.rules._openers import cards_text, judged
 from schemas.findings import Severity
+from schemas.records import Verb
 
 
 class ImpossibleSplitPaid(Rule):
@@ -75,6 +76,8 @@ class ImpossibleSplitPaid(Rule):
                 f"{cards_text(final)} with discards {cards_text(state.discards)} could not "
                 f"have held {minimum.value}",
                 action=ctx.record.actions[paid[0][0]],
+                lines=[a.line for a in ctx.record.actions
+                       if a.seat == n and a.verb in (Verb.SPLITS_OPENERS, Verb.DISCARDS)],
                 evidence={"final": list(final), "discards": list(state.discards),
                           "collected_cents": total, "openers": minimum.value},
             )
