@@ -136,8 +136,12 @@ def test_every_knob_is_drawn() -> None:
     assert len(names) >= 14
     for name in names:
         for base in BUILTIN.values():  # each knob can leave every built-in's value
-            default = getattr(base, name)
-            find(knob_strategy(name), lambda v, d=default: v != d)
+            default: object = getattr(base, name)
+
+            def differs(value: object, default: object = default) -> bool:
+                return value != default
+
+            find(knob_strategy(name), differs)
 
 
 # ---- no fixture hand the reference flags is ever certified ----------------------------
