@@ -55,8 +55,9 @@ class Forces:
     """
 
     no_open: bool = False
-    #: With ``false_opener``: the floor finds it at the showdown and carries the pot, but
-    #: charges no penalty (J508 on that deal).
+    #: With ``false_opener``: the floor finds it at the showdown and either carries the pot
+    #: without the penalty (J508 on that deal) or takes the penalty and pays the pot to
+    #: another hand (J508 on the next deal).
     unproven_at_showdown: bool = False
     #: With ``false_opener``: how the floor rules on it before the draw (see falseopen.py).
     caught_false_opener: str = ""

@@ -179,7 +179,8 @@ class TableSim:
                     result = plant.finish(played, random.Random(hand_rng_seed + ":f"))
                     if result is None:
                         st = None
-                    elif plant.labels_next:
+                    elif plant.labels_next or (plant.next_event
+                                               and plant.next_event in played.events):
                         self.next_codes, self.pending = result, None
                     else:
                         codes, self.pending = codes + result, None

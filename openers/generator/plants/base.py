@@ -88,8 +88,10 @@ class Plant:
     finish: Finish
     applies: Applies = any_table
     setup: Setup = plant_now
-    #: The codes belong to the next deal of the table (a J rule judging what followed).
+    #: The codes belong to the next deal of the table (a J rule judging what followed) ...
     labels_next: bool = False
+    #: ... or do when the simulation reports this event.
+    next_event: str = ""
     #: What a Stage.PREPARE deal is asked (clean play) ...
     prepare: Prepare = pass_out
     #: ... and whether it came out as the plant needs (else it is replayed plain).

@@ -140,6 +140,13 @@ def _can_forfeit(table: TableSettings, profile: Profile) -> bool:
         or profile.false_opener is FalseOpenerStyle.DEAD_HAND_REFUND)
 
 
+def _unproven_found(st: DealState, rng: random.Random) -> tuple[str, ...] | None:
+    """J508: the unpaid penalty (this deal), or the pot not carried (the next deal)."""
+    if "unproven_carried" in st.events or "unproven_pushed" in st.events:
+        return ("J508",)
+    return None
+
+
 def _double_ante_house(table: TableSettings, profile: Profile) -> bool:
     return jacks_only(table, profile) and profile.unproven_opener_penalty_antes > 0
 
@@ -156,8 +163,8 @@ PLANTS = (
     Plant("J505", Forces(), always("J505"), setup=_moves_seat),
     Plant("J506", Forces(), always("J506"), applies=_can_forfeit, setup=_joins,
           prepare=_forfeiting, prepared=_forfeited),
-    Plant("J508", Forces(false_opener=True, unproven_at_showdown=True),
-          on_event("unproven_carried", "J508"), applies=_double_ante_house),
+    Plant("J508", Forces(false_opener=True, unproven_at_showdown=True), _unproven_found,
+          applies=_double_ante_house, next_event="unproven_pushed"),
     Plant("J507", Forces(skip_ante_seat=True), on_event("skip_ante_seat", "J507"),
           setup=_anted),
 )
