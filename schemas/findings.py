@@ -60,3 +60,17 @@ class Unverifiable(BaseModel):
     table_id: str
     seat: int | None = None
     reason: str = Field(description="What evidence is missing, e.g. `seat 3 dealt cards ??`.")
+
+
+def finding_key(finding: Finding) -> str:
+    """The finding's place in its hand, independent of the file's line numbers.
+
+    Two findings of one code in one hand are the same finding when they name the
+    same seat at the same action (``seat/action``, ``-`` for none). A baseline
+    (``openers check --baseline``) matches by hand, code and this key, so a log
+    exported again with other line numbers, or with its hands in another order,
+    still matches; a message reworded or evidence renamed does too.
+    """
+    seat = "-" if finding.seat is None else str(finding.seat)
+    action = "-" if finding.action_index is None else str(finding.action_index)
+    return f"{seat}/{action}"
