@@ -4,8 +4,8 @@ An :class:`Item` is one line of a check's output: a rule's finding, or a hand or
 file that could not be read (the ``Q6xx`` codes of :mod:`audit.unreadable`). Every
 format carries each item's file, line, code and severity. The text form is the
 linter's ``PATH:LINE:COL: CODE [severity] message (hand HAND_ID)``, sorted by file
-and line, then a summary; ``concise`` is ``PATH:LINE:COL: CODE message`` with no
-summary; ``json``, ``jsonl`` and ``csv`` carry the keys of :func:`item_row`; the
+and line, then a summary; ``concise`` is ``PATH:LINE:COL: CODE message`` (and the
+summary); ``json``, ``jsonl`` and ``csv`` carry the keys of :func:`item_row`; the
 CI formats (SARIF, GitHub annotations, JUnit XML) are in :mod:`audit.output_ci`.
 
 This module imports nothing heavy: ``openers check --help`` loads it.

@@ -12,10 +12,15 @@ an internal error (exit 2) without a Python traceback unless ``OPENERS_DEBUG=1``
 from __future__ import annotations
 
 import os
+import re
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer._click.exceptions import BadParameter
+
+if TYPE_CHECKING:
+    from typer import _click as click
 
 from openers import version
 from openers.lazy import LazyGroup, area
@@ -39,11 +44,42 @@ SETTINGS: dict[str, Any] = {
 }
 
 
+#: typer checks option values with a validation library and repeats its phrases; each
+#: is said again here in our words, with what was expected (anything else is kept).
+PLAIN_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^Value error, (.*?)\.?$"), r"\1"),
+    (re.compile(r"^Input should be a valid integer.*$"), "expected a whole number"),
+    (re.compile(r"^Input should be a valid number.*$"), "expected a number"),
+    (re.compile(r"^Input should be a valid boolean.*$"), "expected yes or no"),
+    (re.compile(r"^Input should be (greater|less) than or equal to (\S+)$"),
+     r"expected a value \1 than or equal to \2"),
+    (re.compile(r"^Input should be (greater|less) than (\S+)$"),
+     r"expected a value \1 than \2"),
+    (re.compile(r"^Input should be (.*)$"), r"expected \1"),
+)
+
+
+def plain_words(message: str) -> str:
+    """An option's error message without the validation library's phrasing."""
+    for pattern, replacement in PLAIN_WORDS:
+        if pattern.match(message):
+            message = pattern.sub(replacement, message)
+            break
+    return message.replace("'%Y-%m-%d'", "YYYY-MM-DD")
+
+
 class OpenersGroup(LazyGroup):
     """The ``openers`` group: the areas above, loaded on use."""
 
     areas = AREAS
     app_settings = SETTINGS
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BadParameter as exc:
+            exc.message = plain_words(exc.message)
+            raise
 
 
 app = typer.Typer(

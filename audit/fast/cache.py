@@ -121,19 +121,24 @@ def _imports(path: Path) -> set[Path]:
     return found
 
 
-@cache
-def source_stamp(path: str) -> str:
-    """A hash of ``path`` and of every project module it imports, transitively."""
+def dependencies(path: Path) -> set[Path]:
+    """``path`` and every project module it imports, transitively (read, not imported)."""
     seen: set[Path] = set()
-    todo = [Path(path).resolve()]
+    todo = [path.resolve()]
     while todo:
         file = todo.pop()
         if file in seen or not file.is_file():
             continue
         seen.add(file)
         todo.extend(_imports(file) - seen)
+    return seen
+
+
+@cache
+def source_stamp(path: str) -> str:
+    """A hash of ``path`` and of every project module it imports, transitively."""
     digest = hashlib.sha256()
-    for file in sorted(seen):
+    for file in sorted(dependencies(Path(path))):
         digest.update(str(file.relative_to(ROOT)).encode())
         digest.update(file.read_bytes())
     return digest.hexdigest()
