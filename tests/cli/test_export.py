@@ -57,12 +57,13 @@ def test_every_view_is_written_by_day_and_reads_back_whole(store: Path, tmp_path
     reader = "read_parquet" if fmt == "parquet" else "read_csv_auto"
     expected = counts(store)
     assert all(expected[v] for v in VIEWS), expected
+    con = duckdb.connect()
     for view, n in expected.items():
-        got = duckdb.sql(f"SELECT count(*) FROM {reader}('{out / view}/*/*.{fmt}', "
-                         "hive_partitioning = true)").fetchall()
+        got = con.execute(f"SELECT count(*) FROM {reader}('{out / view}/*/*.{fmt}', "
+                          "hive_partitioning = true)").fetchall()
         assert got == [(n,)], view
-    early = duckdb.sql(f"SELECT hand_id FROM {reader}('{out}/hands/*/*.{fmt}', "
-                       "hive_partitioning = true) WHERE day = DATE '2026-11-27'").fetchall()
+    early = con.execute(f"SELECT hand_id FROM {reader}('{out}/hands/*/*.{fmt}', "
+                        "hive_partitioning = true) WHERE day = DATE '2026-11-27'").fetchall()
     assert early == [("EARLY-1",)]
 
 
