@@ -13,11 +13,13 @@ hash of its module's source and of every project module that module imports
 tables, verb codes), so an edit to any of them compiles again, and nothing else
 does. ``NUMBA_CACHE_DIR``, if set, wins and is its owner's to manage.
 
-What to compile is discovered, never listed: every project module that uses numba
-(:func:`compiled_modules`), and every ``warm_up()`` function those modules define
-(:func:`warm_up_functions`), which compiles its module's entry points on an empty
-input. :func:`ensure_compiled` runs them once, with a progress line on stderr
-saying so and how long it took; ``openers warmup`` does it ahead of time.
+What to compile is discovered, never listed: every project module that imports numba
+(:func:`compiled_modules`) and every ``warm_up()`` function of the project
+(:func:`warm_up_functions`), which compiles its entry points on an empty input;
+after the warm-ups, every compiled function of every loaded project module is
+checked, and an entry point none of them reached is named. :func:`ensure_compiled`
+runs them once, with a progress line on stderr saying so and how long it took;
+``openers warmup`` does it ahead of time.
 
 This module imports nothing heavy; :mod:`audit.fast.locator` is numba's side.
 """
@@ -32,7 +34,6 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 from typing import TextIO
 
@@ -51,6 +52,8 @@ _IMPORT = re.compile(rb"^\s*(?:from\s+([\w.]+)\s+import\s+([\w, ()]+)|import\s+(
 
 
 def _version(package: str) -> str:
+    from importlib import metadata  # not at the top: it costs more than this whole module
+
     try:
         return metadata.version(package)
     except metadata.PackageNotFoundError:
@@ -91,6 +94,19 @@ def configure() -> None:
         config.CACHE_LOCATOR_CLASSES = os.environ["NUMBA_CACHE_LOCATOR_CLASSES"]  # type: ignore[attr-defined]
 
 
+@cache
+def _source(path: Path) -> bytes:
+    """A project file's bytes, read once per process."""
+    return path.read_bytes()
+
+
+def clear_caches() -> None:
+    """Forget what was read (for a process whose sources change under it: tests)."""
+    for memo in (_source, module_file, _imports, source_stamp, cache_dir):
+        memo.cache_clear()
+
+
+@cache
 def module_file(name: str) -> Path | None:
     """The source file of a project module (``audit.fast.scan``), or None."""
     if name.split(".")[0] not in PACKAGES:
@@ -108,17 +124,28 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports(path: Path) -> set[Path]:
+def in_project(path: str | Path) -> bool:
+    """Whether ``path`` is a source file of the project's own packages (not a library,
+    even one installed in a virtual environment inside the project folder)."""
+    try:
+        relative = Path(path).resolve().relative_to(ROOT)
+    except (ValueError, OSError):
+        return False
+    return len(relative.parts) > 1 and relative.parts[0] in PACKAGES
+
+
+@cache
+def _imports(path: Path) -> frozenset[Path]:
     """The project modules ``path`` imports (at any depth of its code)."""
     found: set[Path] = set()
-    for m in _IMPORT.finditer(path.read_bytes()):
+    for m in _IMPORT.finditer(_source(path)):
         module = (m.group(1) or m.group(3)).decode()
         names = m.group(2).decode() if m.group(2) else ""
         for candidate in [module] + [f"{module}.{n.strip(' ()')}" for n in names.split(",")]:
             file = module_file(candidate)
             if file is not None:
                 found.add(file)
-    return found
+    return frozenset(found)
 
 
 def dependencies(path: Path) -> set[Path]:
@@ -134,14 +161,18 @@ def dependencies(path: Path) -> set[Path]:
     return seen
 
 
+def _digest(files: set[Path]) -> str:
+    digest = hashlib.sha256()
+    for file in sorted(files):
+        digest.update(str(file.relative_to(ROOT)).encode())
+        digest.update(_source(file))
+    return digest.hexdigest()
+
+
 @cache
 def source_stamp(path: str) -> str:
     """A hash of ``path`` and of every project module it imports, transitively."""
-    digest = hashlib.sha256()
-    for file in sorted(dependencies(Path(path))):
-        digest.update(str(file.relative_to(ROOT)).encode())
-        digest.update(file.read_bytes())
-    return digest.hexdigest()
+    return _digest(dependencies(Path(path)))
 
 
 def _project_files() -> Iterator[Path]:
@@ -151,23 +182,21 @@ def _project_files() -> Iterator[Path]:
 
 def compiled_modules() -> list[str]:
     """Every project module that uses numba, found by reading the sources."""
-    return [module_name(f) for f in _project_files() if _USES_NUMBA.search(f.read_bytes())]
+    return [module_name(f) for f in _project_files()
+            if b"numba" in _source(f) and _USES_NUMBA.search(_source(f))]
 
 
 def warm_up_functions() -> list[str]:
     """``module.warm_up`` of every project module that defines one."""
     return [f"{module_name(f)}.warm_up" for f in _project_files()
-            if _DEFINES_WARM_UP.search(f.read_bytes())]
+            if b"def warm_up(" in _source(f) and _DEFINES_WARM_UP.search(_source(f))]
 
 
 def stamp() -> str:
-    """One hash over every compiled module's :func:`source_stamp`."""
-    digest = hashlib.sha256()
-    for name in compiled_modules() + [w.rsplit(".", 1)[0] for w in warm_up_functions()]:
-        file = module_file(name)
-        if file is not None:
-            digest.update(source_stamp(str(file)).encode())
-    return digest.hexdigest()
+    """One hash over the compiled modules, the warm-ups and everything they import."""
+    names = compiled_modules() + [w.rsplit(".", 1)[0] for w in warm_up_functions()]
+    files = {f for f in map(module_file, names) if f is not None}
+    return _digest(set().union(*map(dependencies, files)) if files else set())
 
 
 def is_compiled() -> bool:
@@ -180,8 +209,21 @@ def is_compiled() -> bool:
         return False
 
 
+def _called_in(qualified: str, modules: list[str]) -> bool:
+    """Whether the code of ``modules`` calls ``module.function`` (then it is compiled with
+    its caller, and loaded with it from the cache, so it shows no signature of its own)."""
+    name = qualified.rpartition(".")[2].encode()
+    calls = re.compile(rb"(?<![\w.])(?:\w+\.)?" + re.escape(name) + rb"\s*\(")
+    defines = re.compile(rb"\bdef\s+" + re.escape(name) + rb"\s*\(")
+    sources = [_source(f) for f in map(module_file, modules) if f is not None]
+    return sum(len(calls.findall(s)) - len(defines.findall(s)) for s in sources) > 0
+
+
 def compile_all() -> list[str]:
-    """Run every warm-up; the compiled functions no warm-up reached (they compile on use)."""
+    """Run every warm-up; the entry points no warm-up reached (they compile on first use).
+
+    An entry point is a compiled function that no compiled code calls.
+    """
     configure()
     for name in compiled_modules():
         importlib.import_module(name)
@@ -189,9 +231,10 @@ def compile_all() -> list[str]:
         module, _, function = target.rpartition(".")
         warm: Callable[[], None] = getattr(importlib.import_module(module), function)
         warm()
-    from audit.fast.locator import uncompiled
+    from audit.fast.locator import modules_with_compiled_code, uncompiled
 
-    missed = uncompiled(compiled_modules())
+    compiled = modules_with_compiled_code()
+    missed = [name for name in uncompiled(compiled) if not _called_in(name, compiled)]
     if not user_cache_dir():
         try:
             cache_dir().mkdir(parents=True, exist_ok=True)

@@ -19,7 +19,7 @@ from numba.core import config
 from numba.core.caching import _CacheLocator
 from numba.core.dispatcher import Dispatcher
 
-from audit.fast.cache import ROOT, cache_dir, module_name, source_stamp
+from audit.fast.cache import cache_dir, in_project, module_name, source_stamp
 
 
 class ProjectCacheLocator(_CacheLocator):
@@ -44,11 +44,7 @@ class ProjectCacheLocator(_CacheLocator):
     def from_function(cls, py_func: Any, py_file: str) -> ProjectCacheLocator | None:
         if getattr(config, "CACHE_DIR", ""):  # NUMBA_CACHE_DIR: numba's own locator takes it
             return None
-        try:
-            in_project = Path(py_file).resolve().is_relative_to(ROOT)
-        except OSError:
-            return None
-        if not in_project:
+        if not in_project(py_file):
             return None
         self = cls(py_func, py_file)
         try:
@@ -56,6 +52,17 @@ class ProjectCacheLocator(_CacheLocator):
         except OSError:
             return None  # unwritable: numba's own locators find a place
         return self
+
+
+def modules_with_compiled_code() -> list[str]:
+    """The loaded project modules that define compiled functions (however they decorate)."""
+    found = []
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if file and in_project(file) and any(
+                isinstance(v, Dispatcher) and v.__module__ == name for v in vars(module).values()):
+            found.append(name)
+    return sorted(found)
 
 
 def uncompiled(modules: list[str]) -> list[str]:

@@ -60,14 +60,14 @@ def test_editing_an_imported_module_changes_the_stamp(monkeypatch, tmp_path: Pat
     tables = tmp_path / "audit" / "tables.py"
     tables.write_text("TABLE = (1, 2)\n")
     monkeypatch.setattr(cache, "ROOT", tmp_path)
-    cache.source_stamp.cache_clear()
+    cache.clear_caches()
     try:
         before = cache.source_stamp(str(compiled))
         tables.write_text("TABLE = (1, 3)\n")
-        cache.source_stamp.cache_clear()
+        cache.clear_caches()
         assert cache.source_stamp(str(compiled)) != before
     finally:
-        cache.source_stamp.cache_clear()
+        cache.clear_caches()
 
 
 def test_what_to_compile_is_discovered() -> None:
@@ -158,3 +158,15 @@ def test_the_cache_survives_a_new_place_of_the_same_sources(tmp_path: Path) -> N
     assert run(cache.ROOT) == [0, 1]  # compiled here ...
     assert run(copy) == [1, 0]  # ... and loaded there
 
+
+
+def test_only_the_projects_own_code_is_cached_by_place() -> None:
+    assert cache.in_project(cache.__file__)
+    assert not cache.in_project(numba.__file__)  # a library, even in a venv inside the project
+    assert not cache.in_project(cache.ROOT / "README.md")
+
+
+def test_a_function_called_by_compiled_code_is_not_an_entry_point() -> None:
+    modules = ["audit.fast.scan_tokens", "audit.fast.scan_header"]
+    assert cache._called_in("audit.fast.scan_tokens.amount", modules)
+    assert not cache._called_in("audit.fast.evaluate.strengths_of_hands", modules)
