@@ -24,21 +24,23 @@ if TYPE_CHECKING:
 
 ProfileOpt = Annotated[
     str,
-    typer.Option("--profile", help="House profile: robert, house23, foster, laws, or a TOML file "
-                 "that extends one."),
+    typer.Option("--profile", metavar="NAME|FILE", help="House profile: robert, house23, "
+                 "foster, laws, or a TOML file that extends one."),
 ]
 SelectOpt = Annotated[
     str | None,
-    typer.Option("--select", help="Report only these codes or prefixes, comma-separated "
-                 "(B,O201; Q for unreadable input)."),
+    typer.Option("--select", metavar="CODES", help="Report only these codes or prefixes, "
+                 "comma-separated (B,O201; Q for unreadable input)."),
 ]
 IgnoreOpt = Annotated[
     str | None,
-    typer.Option("--ignore", help="Leave out these codes or prefixes, comma-separated (B103,J)."),
+    typer.Option("--ignore", metavar="CODES", help="Leave out these codes or prefixes, "
+                 "comma-separated (B103,J)."),
 ]
 WorkersOpt = Annotated[
     int | None,
-    typer.Option("--workers", min=1, help="Worker processes (default: every usable core)."),
+    typer.Option("--workers", metavar="N", min=1,
+                 help="Worker processes (default: every usable core)."),
 ]
 
 

@@ -151,3 +151,11 @@ def test_fail_on_help_is_rendered_whole() -> None:
     flat = " ".join(out.split())
     assert "--fail-on SEVERITY" in flat
     assert "critical, major, minor (the default: any finding) or never" in flat
+
+
+def test_a_house_file_that_is_not_text_is_named_in_our_words(tmp_path: Path) -> None:
+    house = tmp_path / "house.toml"
+    house.write_bytes(b"\xff\xfe")
+    code, _, err = run("check", str(EXAMPLE), "--profile", str(house))
+    assert code == 2 and "house.toml: not UTF-8 text at byte 1" in err
+    assert not LEAKS.search(err) and "codec" not in err
