@@ -246,7 +246,7 @@ def _run_check(files: list[Path], prof: Profile, workers: int | None, reference:
     from audit.unreadable import unreadable_item
 
     if not reference:
-        from audit.fast.cache import ensure_compiled
+        from ingest.scan.cache import ensure_compiled
 
         ensure_compiled(None if quiet else sys.stderr)
     report = check_paths(files, prof, workers=workers, fast=not reference)
@@ -284,7 +284,7 @@ def audit_command(
     if not Path(db).is_file():
         fail(f"{db}: no such store (expected a DuckDB file made by `openers ingest`)")
     if not reference:
-        from audit.fast.cache import ensure_compiled
+        from ingest.scan.cache import ensure_compiled
 
         ensure_compiled(sys.stderr)
     con = connect(db)

@@ -32,7 +32,7 @@ IN_PROCESS = """
 import sys, time
 from audit.batch import check_paths
 from audit.profiles import load_profile
-from audit.fast.cache import ensure_compiled
+from ingest.scan.cache import ensure_compiled
 ensure_compiled(None)
 profile = load_profile("robert")
 check_paths([sys.argv[1]], profile)

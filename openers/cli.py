@@ -106,7 +106,7 @@ def root(
 
 def main() -> None:
     """Console-script entry point: the app, with internal errors in the project's words."""
-    from audit.fast.cache import configure
+    from ingest.scan.cache import configure
 
     configure()  # where compiled code is cached, for this process and its workers
     try:

@@ -22,7 +22,7 @@ def warmup_command(
     warm_up() they define. Without this command, the first check that needs the code
     builds it and says so.
     """
-    from audit.fast.cache import cache_dir, compile_all, is_compiled, stamp, user_cache_dir
+    from ingest.scan.cache import cache_dir, compile_all, is_compiled, stamp, user_cache_dir
 
     where = user_cache_dir() or str(cache_dir())
     if force and not user_cache_dir():

@@ -13,8 +13,8 @@ from pathlib import Path
 import numba
 from typer.testing import CliRunner
 
-from audit.fast import cache
-from audit.fast.locator import ProjectCacheLocator, uncompiled
+from ingest.scan import cache
+from ingest.scan.locator import ProjectCacheLocator, uncompiled
 from openers.cli import app
 from tests.audit.harness import FIXTURES
 
@@ -72,8 +72,8 @@ def test_editing_an_imported_module_changes_the_stamp(monkeypatch, tmp_path: Pat
 
 def test_what_to_compile_is_discovered() -> None:
     modules = cache.compiled_modules()
-    assert "audit.fast.scan" in modules and "audit.fast.evaluate" in modules
-    assert "audit.fast.locator" not in modules and "audit.fast.cache" not in modules
+    assert "ingest.scan.scanner" in modules and "audit.fast.evaluate" in modules
+    assert "ingest.scan.locator" not in modules and "ingest.scan.cache" not in modules
     assert "audit.fast.worker.warm_up" in cache.warm_up_functions()
 
 
@@ -167,6 +167,6 @@ def test_only_the_projects_own_code_is_cached_by_place() -> None:
 
 
 def test_a_function_called_by_compiled_code_is_not_an_entry_point() -> None:
-    modules = ["audit.fast.scan_tokens", "audit.fast.scan_header"]
-    assert cache._called_in("audit.fast.scan_tokens.amount", modules)
+    modules = ["ingest.scan.tokens", "ingest.scan.header"]
+    assert cache._called_in("ingest.scan.tokens.amount", modules)
     assert not cache._called_in("audit.fast.evaluate.strengths_of_hands", modules)

@@ -21,7 +21,9 @@ checked, and an entry point none of them reached is named. :func:`ensure_compile
 runs them once, with a progress line on stderr saying so and how long it took;
 ``openers warmup`` does it ahead of time.
 
-This module imports nothing heavy; :mod:`audit.fast.locator` is numba's side.
+This module imports nothing heavy; :mod:`ingest.scan.locator` is numba's side. It lives
+with the scanner, the lowest package of compiled code, so that every package above
+(``ingest``, ``audit.fast``) configures the same cache before it compiles anything.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("audit", "ingest", "schemas", "openers")
 #: numba's own locators, tried after ours (a user's NUMBA_CACHE_DIR first of all).
 NUMBA_LOCATORS = "UserProvidedCacheLocator,InTreeCacheLocator,UserWideCacheLocator"
-LOCATOR = "audit.fast.locator.ProjectCacheLocator"
+LOCATOR = "ingest.scan.locator.ProjectCacheLocator"
 _MARKER = "warm.stamp"
 _USES_NUMBA = re.compile(rb"^\s*(?:from numba import|import numba\s*$)", re.MULTILINE)
 _DEFINES_WARM_UP = re.compile(rb"^def warm_up\(", re.MULTILINE)
@@ -231,7 +233,7 @@ def compile_all() -> list[str]:
         module, _, function = target.rpartition(".")
         warm: Callable[[], None] = getattr(importlib.import_module(module), function)
         warm()
-    from audit.fast.locator import modules_with_compiled_code, uncompiled
+    from ingest.scan.locator import modules_with_compiled_code, uncompiled
 
     compiled = modules_with_compiled_code()
     missed = [name for name in uncompiled(compiled) if not _called_in(name, compiled)]

@@ -1,11 +1,11 @@
-"""numba's side of :mod:`audit.fast.cache`: a cache locator for the project's own code.
+"""numba's side of :mod:`ingest.scan.cache`: a cache locator for the project's own code.
 
 numba asks each locator class in ``NUMBA_CACHE_LOCATOR_CLASSES`` (set by
-:func:`audit.fast.cache.configure`) where to keep a function's machine code and how
+:func:`ingest.scan.cache.configure`) where to keep a function's machine code and how
 fresh its source is. This one answers for the project's modules only: the folder is
-:func:`audit.fast.cache.cache_dir` plus the module's package path (the same in every
+:func:`ingest.scan.cache.cache_dir` plus the module's package path (the same in every
 virtual environment of this version), and the freshness stamp is
-:func:`audit.fast.cache.source_stamp` (the module and what it imports, by content).
+:func:`ingest.scan.cache.source_stamp` (the module and what it imports, by content).
 Anything else, or a user's ``NUMBA_CACHE_DIR``, goes to numba's own locators.
 """
 
@@ -19,7 +19,7 @@ from numba.core import config
 from numba.core.caching import _CacheLocator
 from numba.core.dispatcher import Dispatcher
 
-from audit.fast.cache import cache_dir, in_project, module_name, source_stamp
+from ingest.scan.cache import cache_dir, in_project, module_name, source_stamp
 
 
 class ProjectCacheLocator(_CacheLocator):
