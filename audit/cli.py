@@ -176,6 +176,10 @@ def check_command(
         "--reference", help="Send every hand through the reference engine instead of "
         "certifying ordinary clean hands with the compiled fast path (slower; the same "
         "report).")] = False,
+    fast: Annotated[bool, typer.Option(
+        "--fast", help="Use the compiled fast path even for a small input (by default "
+        "inputs under about 500 hands go to the reference engine, which finishes before "
+        "the compiled code has loaded; the same report).")] = False,
 ) -> None:
     """Audit hand logs directly, like a linter, without a database.
 
@@ -200,7 +204,8 @@ def check_command(
         accepted = read_baseline(baseline) if baseline is not None else None
     except BaselineError as exc:
         fail(str(exc))
-    items, summary, errors = _run_check(files, prof, workers, reference, quiet)
+    compiled = not reference and (fast or _large(files))
+    items, summary, errors = _run_check(files, prof, workers, compiled, quiet)
     items = sort_items([i for i in items if i.kind == "finding" or _wanted(i.code, sel, ign)])
     if write_baseline is not None:
         try:
@@ -238,18 +243,38 @@ def _fails(items: list[Item], fail_on: FailOn) -> bool:
     return any(i.rank >= least for i in items)
 
 
-def _run_check(files: list[Path], prof: Profile, workers: int | None, reference: bool,
+#: Input size (bytes of log text) from which the compiled fast path pays for itself:
+#: loading its compiled code costs about as much as the reference engine's ~1 ms a hand
+#: for some 500 hands (benchmarks/bench_startup.py measures both).
+FAST_PATH_MIN_BYTES = 512 * 1024
+#: How much a compressed log is taken to expand.
+GZIP_RATIO = 5
+
+
+def _large(files: list[Path]) -> bool:
+    """Whether the input is large enough for the compiled fast path to pay off."""
+    total = 0
+    for file in files:
+        try:
+            size = file.stat().st_size
+        except OSError:
+            continue  # the reader reports it
+        total += size * (GZIP_RATIO if file.name.lower().endswith(".gz") else 1)
+    return total >= FAST_PATH_MIN_BYTES
+
+
+def _run_check(files: list[Path], prof: Profile, workers: int | None, compiled: bool,
                quiet: bool) -> tuple[list[Item], Summary, list[str]]:
     """Run the check: its items, its summary and its internal errors (as messages)."""
     from audit.batch import check_paths
     from audit.output import Summary, finding_item
     from audit.unreadable import unreadable_item
 
-    if not reference:
+    if compiled:
         from ingest.scan.cache import ensure_compiled
 
         ensure_compiled(None if quiet else sys.stderr)
-    report = check_paths(files, prof, workers=workers, fast=not reference)
+    report = check_paths(files, prof, workers=workers, fast=compiled)
     items = [finding_item(f, r.file, r.first_line) for r in report.results for f in r.findings]
     items += [unreadable_item(q) for q in report.problems]
     debug = bool(os.environ.get("OPENERS_DEBUG"))

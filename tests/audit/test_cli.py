@@ -171,6 +171,6 @@ def test_the_fast_path_certifies_the_example_without_the_rules(monkeypatch) -> N
         raise RuntimeError("boom")
 
     monkeypatch.setattr(RULES["O209"], "check", boom)
-    result = runner.invoke(app, ["check", str(EXAMPLE), "--workers", "1"])
+    result = runner.invoke(app, ["check", str(EXAMPLE), "--workers", "1", "--fast"])
     assert result.exit_code == 0, result.output
     assert "No findings" in result.stdout and result.stderr == ""

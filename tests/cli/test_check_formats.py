@@ -163,6 +163,6 @@ def test_statistics_counts_per_code(room: Path) -> None:
 
 
 def test_fast_and_reference_paths_print_the_same(room: Path) -> None:
-    fast = check(room, "--output-format", "jsonl")[1]
+    fast = check(room, "--output-format", "jsonl", "--fast")[1]
     reference = check(room, "--output-format", "jsonl", "--reference")[1]
     assert fast == reference

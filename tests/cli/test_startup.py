@@ -47,9 +47,27 @@ def test_rules_needs_no_engine_and_no_data_library() -> None:
     assert not loaded("rules") & (DATA | {"numpy", "numba"})
 
 
-@pytest.mark.parametrize("extra", [["--reference"], []])
+@pytest.mark.parametrize("extra", [["--reference"], [], ["--fast"]])
 def test_check_loads_no_data_library(extra: list[str]) -> None:
     assert not loaded("check", str(FIXTURES / "B105.log"), *extra) & DATA
+
+
+def test_a_small_check_does_not_load_the_compiled_code() -> None:
+    """Below ~500 hands the reference engine finishes before numba has loaded."""
+    assert "numba" not in loaded("check", str(FIXTURES / "B105.log"))
+    assert "numba" in loaded("check", str(FIXTURES / "B105.log"), "--fast")
+
+
+def test_the_input_size_chooses_the_path(tmp_path, monkeypatch) -> None:
+    from audit import cli
+
+    monkeypatch.setattr(cli, "FAST_PATH_MIN_BYTES", 1000)
+    small, packed = tmp_path / "a.log", tmp_path / "b.log.gz"
+    small.write_bytes(b"x" * 999)
+    packed.write_bytes(b"x" * 150)
+    assert not cli._large([small]) and not cli._large([packed])
+    assert cli._large([small, packed])  # a compressed log counts five times its size
+    assert not cli._large([tmp_path / "missing.log"])
 
 
 def test_every_area_is_described_without_importing_it() -> None:

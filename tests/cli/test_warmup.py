@@ -101,12 +101,14 @@ def test_a_cold_cache_is_built_with_a_progress_line(monkeypatch) -> None:
         return []
 
     monkeypatch.setattr(cache, "compile_all", compile_all)
-    result = runner.invoke(app, ["check", str(FIXTURES / "B105.log"), "--workers", "1"])
+    result = runner.invoke(app, ["check", str(FIXTURES / "B105.log"), "--workers", "1",
+                                 "--fast"])
     assert result.exit_code == 1 and built == [True]
     lines = result.stderr.splitlines()
     assert lines[0].startswith("openers: compiling the fast path for this machine, once")
     assert lines[1].startswith("openers: compiled in ") and lines[1].endswith(" s")
-    quiet = runner.invoke(app, ["check", str(FIXTURES / "B105.log"), "--workers", "1", "-q"])
+    quiet = runner.invoke(app, ["check", str(FIXTURES / "B105.log"), "--workers", "1", "-q",
+                                "--fast"])
     assert quiet.stderr == "" and built == [True, True]
     reference = runner.invoke(app, ["check", str(FIXTURES / "B105.log"), "--reference"])
     assert reference.stderr == "" and built == [True, True]
