@@ -114,6 +114,9 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("openers: interrupted\n")
         sys.exit(130)
+    except BrokenPipeError:  # the reader of a pipe left (`openers check ... | head`)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no flush error
+        sys.exit(141)  # 128 + SIGPIPE, as a shell reports a program a pipe stopped
     except Exception:  # the last line of defence: no traceback reaches a user
         if os.environ.get("OPENERS_DEBUG"):
             raise

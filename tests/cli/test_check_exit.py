@@ -159,3 +159,23 @@ def test_a_house_file_that_is_not_text_is_named_in_our_words(tmp_path: Path) -> 
     code, _, err = run("check", str(EXAMPLE), "--profile", str(house))
     assert code == 2 and "house.toml: not UTF-8 text at byte 1" in err
     assert not LEAKS.search(err) and "codec" not in err
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    """``openers check ... | head``: no traceback, no internal error, the shell's 141."""
+    import subprocess
+    import sys
+
+    script = ("import sys\nfrom openers.cli import main\n"
+              "sys.argv = ['openers', 'rules']\n"
+              "import openers.cli as c\n"
+              "def flood(*a, **k):\n"
+              "    while True:\n        print('x' * 1000)\n"
+              "c.app = flood\nmain()\n")
+    reader = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    assert reader.stdout is not None and reader.stderr is not None
+    reader.stdout.read(10)
+    reader.stdout.close()
+    assert reader.wait(timeout=60) == 141
+    assert reader.stderr.read() == b""
