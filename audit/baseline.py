@@ -2,7 +2,7 @@
 
 ``openers check --write-baseline FILE`` records every item of a check;
 ``openers check --baseline FILE`` then leaves out the items it records. An item is
-matched by hand (or file, for an unreadable file), code and its stable key (see
+matched by its key: hand, code and place in the hand (see
 :func:`schemas.findings.finding_key`), never by line, so a log exported again with
 other line numbers still matches. Matching counts: two accepted findings of one key
 hide two, a third is new.
@@ -10,10 +10,10 @@ hide two, a third is new.
 The file is JSON, written sorted so that it diffs well under version control::
 
     {"openers_baseline": 1, "findings": [
-        {"hand_id": "…", "code": "B105", "key": "1/7", "file": "…", "message": "…"}, …]}
+        {"key": "H-1|B105|7|1", "hand_id": "H-1", "code": "B105", "file": "…",
+         "message": "…"}, …]}
 
-``file`` and ``message`` are for the reader; only ``hand_id``, ``code`` and ``key``
-are matched.
+Only ``key`` is matched; the rest is for the reader.
 """
 
 from __future__ import annotations
@@ -33,9 +33,8 @@ class BaselineError(ValueError):
 
 def write_baseline(items: list[Item], path: Path) -> None:
     """Record ``items`` in ``path`` (replacing it)."""
-    rows = sorted(({"hand_id": i.hand_id or i.file, "code": i.code, "key": i.key,
-                    "file": i.file, "message": i.message} for i in items),
-                  key=lambda r: (r["hand_id"], r["code"], r["key"]))
+    rows = sorted(({"key": i.key, "hand_id": i.hand_id, "code": i.code, "file": i.file,
+                    "message": i.message} for i in items), key=lambda r: str(r["key"]))
     try:
         path.write_text(json.dumps({"openers_baseline": VERSION, "findings": rows}, indent=1)
                         + "\n", encoding="utf-8")
@@ -43,8 +42,8 @@ def write_baseline(items: list[Item], path: Path) -> None:
         raise BaselineError(f"cannot write the baseline {path}: {exc.strerror}") from None
 
 
-def read_baseline(path: Path) -> Counter[tuple[str, str, str]]:
-    """The accepted (hand, code, key) triples of ``path``, with their counts."""
+def read_baseline(path: Path) -> Counter[str]:
+    """The accepted keys of ``path``, with their counts."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -59,23 +58,21 @@ def read_baseline(path: Path) -> Counter[tuple[str, str, str]]:
             or not isinstance(data.get("findings"), list):
         raise BaselineError(f"{path} is not a baseline: expected a JSON object with "
                             f'"openers_baseline": {VERSION} and a "findings" list')
-    accepted: Counter[tuple[str, str, str]] = Counter()
+    accepted: Counter[str] = Counter()
     for n, row in enumerate(data["findings"], 1):
-        if not isinstance(row, dict) or not all(
-                isinstance(row.get(k), str) for k in ("hand_id", "code", "key")):
-            raise BaselineError(f"{path}: finding {n} needs the strings hand_id, code and key")
-        accepted[(row["hand_id"], row["code"], row["key"])] += 1
+        if not isinstance(row, dict) or not isinstance(row.get("key"), str):
+            raise BaselineError(f"{path}: finding {n} needs its key, a string")
+        accepted[row["key"]] += 1
     return accepted
 
 
-def apply_baseline(items: list[Item], accepted: Counter[tuple[str, str, str]]
-                   ) -> tuple[list[Item], int]:
+def apply_baseline(items: list[Item], accepted: Counter[str]) -> tuple[list[Item], int]:
     """The items not accepted, and how many were left out."""
     left = Counter(accepted)
     new: list[Item] = []
     for item in items:
-        if left[item.baseline_key] > 0:
-            left[item.baseline_key] -= 1
+        if left[item.key] > 0:
+            left[item.key] -= 1
         else:
             new.append(item)
     return new, len(items) - len(new)

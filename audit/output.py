@@ -48,9 +48,10 @@ class Format(StrEnum):
 class Item:
     """One finding, or one unreadable hand or file, with where it is in which file.
 
-    ``key`` identifies it within its hand independently of line numbers (see
-    :func:`schemas.findings.finding_key`); ``details`` holds the finding's other
-    public fields (evidence, source, and whatever the record adds later).
+    ``key`` identifies it independently of line numbers (see
+    :func:`schemas.findings.finding_key`; for an unreadable hand, its raw text's
+    digest); ``details`` holds the finding's other public fields (evidence, source,
+    and whatever the record adds later).
     """
 
     file: str
@@ -66,11 +67,6 @@ class Item:
     kind: str = "finding"
     column: int = 1
     details: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def baseline_key(self) -> tuple[str, str, str]:
-        """(hand or file, code, key): what a baseline matches on, never the line."""
-        return (self.hand_id or self.file, self.code, self.key)
 
     @property
     def rank(self) -> int:
@@ -90,7 +86,8 @@ def finding_item(finding: Finding, file: str, first_line: int) -> Item:
     return Item(
         file=file, line=finding.line or first_line, code=finding.code, name=finding.name,
         severity=finding.severity.value, message=finding.message, hand_id=finding.hand_id,
-        table=finding.table_id, seat=finding.seat, key=finding_key(finding),
+        table=finding.table_id, seat=finding.seat,
+        key=finding_key(finding.hand_id, finding.code, finding.action_index, finding.seat),
         details={k: v for k, v in record.items() if k not in _SHOWN},
     )
 

@@ -84,7 +84,7 @@ def _uri(path: str) -> str:
 
 
 def _fingerprint(item: Item) -> str:
-    return hashlib.sha256("\x1f".join(item.baseline_key).encode("utf-8")).hexdigest()
+    return hashlib.sha256(item.key.encode("utf-8")).hexdigest()
 
 
 def sarif(items: list[Item], summary: Summary) -> dict[str, Any]:

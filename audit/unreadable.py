@@ -75,15 +75,16 @@ def unreadable_item(problem: QuarantineItem) -> Item:
     """An unreadable hand or file as an item of check's output.
 
     The message is the reader's, without its ``line N:`` prefix (the location says
-    it); the key is a digest of the raw text, so an accepted broken hand stays
+    it); the key holds a digest of the raw text, so an accepted broken hand stays
     accepted wherever it moves in the file.
     """
     kind = str(problem.kind.value if hasattr(problem.kind, "value") else problem.kind)
     raw = problem.sha256 or hashlib.sha256(problem.raw_text.encode("utf-8")).hexdigest()
+    code = code_of(kind)
     return Item(
-        file=problem.file, line=problem.line or problem.first_line or 1, code=code_of(kind),
+        file=problem.file, line=problem.line or problem.first_line or 1, code=code,
         name=name_of(kind), severity=SEVERITY,
         message=_LINE_PREFIX.sub("", problem.error), hand_id=problem.hand_id, table=None,
-        seat=None, key=raw[:16], kind="unreadable",
+        seat=None, key=f"{problem.hand_id or problem.file}|{code}|{raw[:16]}", kind="unreadable",
         details={"first_line": problem.first_line, "evidence": {"kind": kind}},
     )

@@ -62,15 +62,17 @@ class Unverifiable(BaseModel):
     reason: str = Field(description="What evidence is missing, e.g. `seat 3 dealt cards ??`.")
 
 
-def finding_key(finding: Finding) -> str:
-    """The finding's place in its hand, independent of the file's line numbers.
 
-    Two findings of one code in one hand are the same finding when they name the
-    same seat at the same action (``seat/action``, ``-`` for none). A baseline
-    (``openers check --baseline``) matches by hand, code and this key, so a log
-    exported again with other line numbers, or with its hands in another order,
-    still matches; a message reworded or evidence renamed does too.
+def finding_key(hand_id: str, code: str, action_index: int | None, seat: int | None) -> str:
+    """A finding's identity, independent of the file's line numbers: ``hand|code|index|seat``.
+
+    Two findings of one code in one hand are the same finding when they name the same
+    action (its index in the hand) and the same seat (``-`` for none). A baseline
+    (``openers check --baseline``) matches on it, so a log exported again with other
+    line numbers, or its hands in another order, still matches, and so does a message
+    reworded or evidence renamed; reviews are filed under it (the ``mart_findings``
+    view builds the same string in SQL).
     """
-    seat = "-" if finding.seat is None else str(finding.seat)
-    action = "-" if finding.action_index is None else str(finding.action_index)
-    return f"{seat}/{action}"
+    index = "-" if action_index is None else str(int(action_index))
+    seat_text = "-" if seat is None else str(int(seat))
+    return f"{hand_id}|{code}|{index}|{seat_text}"

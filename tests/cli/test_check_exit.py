@@ -137,7 +137,7 @@ def test_baseline_hides_accepted_findings_wherever_their_lines_move(tmp_path: Pa
 @pytest.mark.parametrize("content, words", [
     ("not json", "is not a baseline: expected the JSON that --write-baseline writes"),
     ('{"findings": []}', '"openers_baseline": 1'),
-    ('{"openers_baseline": 1, "findings": [{"code": 1}]}', "finding 1 needs the strings"),
+    ('{"openers_baseline": 1, "findings": [{"code": 1}]}', "finding 1 needs its key"),
 ])
 def test_a_bad_baseline_is_a_usage_error(tmp_path: Path, content: str, words: str) -> None:
     bad = tmp_path / "b.json"
