@@ -55,7 +55,9 @@ def reference() -> str:
     parts = [
         "# CLI reference", "",
         "Generated from the commands themselves by `python -m openers.cli_docs`; do not edit "
-        "by hand. Every command also answers `--help`.", "",
+        "by hand (a test fails when it is stale). A command registered in `openers/cli.py` "
+        "(one line, `area(MODULE, COMMAND...)`) appears here by itself. Every command also "
+        "answers `--help`.", "",
         command_table().replace("](docs/cli.md#", "](#"),
         "## openers", "", "```", _help().rstrip(), "```", "",
     ]
