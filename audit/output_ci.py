@@ -142,8 +142,8 @@ def _escape_property(text: str) -> str:
 
 
 def github_line(item: Item) -> str:
-    """``::error file=F,line=L,col=C,title=CODE name::message (hand H)``."""
-    title = f"{item.code} {item.name}"
+    """``::error file=F,line=L,col=C,title=CODE name [severity]::message (hand H)``."""
+    title = f"{item.code} {item.name} [{item.severity}]"
     hand = f" (hand {item.hand_id})" if item.hand_id else ""
     props = ",".join(f"{k}={_escape_property(v)}" for k, v in (
         ("file", item.file), ("line", str(item.line)), ("col", str(item.column)),

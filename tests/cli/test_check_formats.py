@@ -138,14 +138,15 @@ def test_github_lines_follow_the_workflow_command_syntax(room: Path) -> None:
     _, out = check(room, "--output-format", "github")
     lines = out.splitlines()
     assert lines and all(GITHUB.match(x) for x in lines), lines
-    assert any(x.startswith("::error ") and "title=Q606 bad-card::" in x for x in lines)
+    assert any(x.startswith("::error ") and "title=Q606 bad-card [critical]::" in x
+               for x in lines)
 
 
 def test_github_escapes_what_the_syntax_reserves() -> None:
     item = Item(file="a,b:c%.log", line=3, code="B105", name="n", severity="minor",
                 message="100% wrong\nsecond line", hand_id="H", table="T", seat=1, key="1/2")
     line = github_line(item)
-    assert line == ("::notice file=a%2Cb%3Ac%25.log,line=3,col=1,title=B105 n::"
+    assert line == ("::notice file=a%2Cb%3Ac%25.log,line=3,col=1,title=B105 n [minor]::"
                     "100%25 wrong%0Asecond line (hand H)")
 
 
