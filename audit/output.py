@@ -79,12 +79,21 @@ _SHOWN = {"code", "name", "severity", "hand_id", "table_id", "seat", "message", 
 
 
 def finding_item(finding: Finding, file: str, first_line: int) -> Item:
-    """A rule's finding as an item (no line: the hand's first line)."""
+    """A rule's finding as an item, at its line of ``file``.
+
+    A finding with no line is placed at its hand's first line. In a JSON Lines file a
+    hand is one line, so the finding is placed there, and the line of the text log
+    the record came from is kept as ``log_line``.
+    """
+    from ingest.reader import is_jsonl
     from schemas.findings import finding_key
 
     record = finding.model_dump(mode="json")
+    line = finding.line or first_line
+    if is_jsonl(file):
+        record["log_line"], line = finding.line, first_line
     return Item(
-        file=file, line=finding.line or first_line, code=finding.code, name=finding.name,
+        file=file, line=line, code=finding.code, name=finding.name,
         severity=finding.severity.value, message=finding.message, hand_id=finding.hand_id,
         table=finding.table_id, seat=finding.seat,
         key=finding_key(finding.hand_id, finding.code, finding.action_index, finding.seat),

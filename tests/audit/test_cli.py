@@ -138,9 +138,13 @@ def test_check_reads_gzip_and_jsonl(tmp_path: Path) -> None:
         parse_hand(h.text, first_line=h.first_line).model_dump_json() for h in hands) + "\n")
     result = runner.invoke(app, ["check", str(tmp_path), "--select", "B", "--format", "jsonl"])
     assert result.exit_code == 1
-    got = sorted((r["hand_id"], r["line"]) for r in map(json.loads, result.stdout.splitlines()))
-    assert got == [("B105-overcall", 28), ("B105-raise-does-not-add-up", 65),
-                   ("B106-opener-never-called", 29)]
+    rows = list(map(json.loads, result.stdout.splitlines()))
+    got = sorted((Path(r["file"]).name, r["hand_id"], r["line"], r.get("log_line"))
+                 for r in rows)
+    # In JSON Lines a hand is one line: the finding is there, its text-log line kept.
+    assert got == [("a.log.gz", "B105-overcall", 28, None),
+                   ("a.log.gz", "B105-raise-does-not-add-up", 65, None),
+                   ("b.jsonl", "B106-opener-never-called", 1, 29)]
 
 
 def test_a_rule_crash_on_a_clean_hand_is_not_a_pass(monkeypatch) -> None:
