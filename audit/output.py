@@ -159,29 +159,34 @@ class Summary:
     baselined: int = 0
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
 def summary_line(items: list[Item], summary: Summary) -> str:
-    """``Found N findings in H of T hands (…); …`` or ``No findings in T hands …``."""
+    """``Found N findings in H of T hands and U unreadable … in F files (…).``, or
+    ``No findings in T hands in F files.``"""
     findings = [i for i in items if i.kind == "finding"]
     unreadable = len(items) - len(findings)
-    files = len(summary.files)
-    where = f"{summary.hands} hand{'s' * (summary.hands != 1)} in {files} file{'s' * (files != 1)}"
+    files = _count(len(summary.files), "file")
     if not items:
-        text = f"No findings in {where}."
+        text = f"No findings in {_count(summary.hands, 'hand')} in {files}."
     else:
+        hands = len({(i.file, i.hand_id) for i in findings})
+        parts = [f"{_count(len(findings), 'finding')} in {hands} of "
+                 f"{_count(summary.hands, 'hand')}"] if findings else []
+        if unreadable:
+            parts.append(f"{_count(unreadable, 'unreadable hand')} or file"
+                         f"{'s' * (unreadable != 1)}")
         by = Counter(i.severity for i in items)
         severities = ", ".join(f"{by[s]} {s}" for s in SEVERITIES if by[s])
-        hands = len({(i.file, i.hand_id) for i in findings})
-        text = (f"Found {len(findings)} finding{'s' * (len(findings) != 1)} in {hands} of "
-                f"{where}")
-        if unreadable:
-            text += f" and {unreadable} unreadable hand{'s' * (unreadable != 1)} or file" \
-                    f"{'s' * (unreadable != 1)}"
-        text += f" ({severities})."
+        read = "" if findings else f"; {_count(summary.hands, 'hand')} read"
+        text = f"Found {' and '.join(parts)} in {files}{read} ({severities})."
     if summary.baselined:
         text += f" {summary.baselined} more already in the baseline, not shown."
     if summary.unverifiable:
-        text += (f" {summary.unverifiable} check{'s' * (summary.unverifiable != 1)} could not "
-                 "be made: cards not recorded (??).")
+        text += (f" {_count(summary.unverifiable, 'check')} could not be made: cards not "
+                 "recorded (??).")
     return text
 
 

@@ -36,6 +36,8 @@ def test_findings_exit_1_and_an_unreadable_hand_alone_exits_1(tmp_path: Path) ->
     code, out, err = run("check", str(bad))
     assert code == 1 and err == ""
     assert out.splitlines()[0].startswith(f"{bad}:") and " Q606 [critical] " in out
+    assert out.splitlines()[-1] == ("Found 1 unreadable hand or file in 1 file; 0 hands read "
+                                    "(1 critical).")
     assert run("check", str(bad), "--ignore", "Q")[0] == 0
 
 

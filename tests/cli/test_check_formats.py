@@ -46,8 +46,8 @@ def test_text_lines_are_sorted_by_file_and_line_then_a_summary(room: Path) -> No
     places = [(m.group(1), int(m.group(2))) for m in found if m]
     assert places == sorted(places)
     assert {Path(p).name for p, _ in places} == {"b101.log", "b105.log", "broken.log"}
-    assert lines[-1].startswith("Found 8 findings in 8 of 14 hands in 3 files")
-    assert "and 1 unreadable hand or file" in lines[-1]
+    assert lines[-1] == ("Found 8 findings in 8 of 14 hands and 1 unreadable hand or file "
+                         "in 3 files (1 critical, 8 major).")
 
 
 def test_concise_has_no_severity_nor_hand(room: Path) -> None:
