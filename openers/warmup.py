@@ -13,7 +13,7 @@ def warmup_command(
     force: Annotated[bool, typer.Option(
         "--force", help="Delete this version's compiled code first and build it again.")] = False,
 ) -> None:
-    """Compile the fast path now (about 30 s), so no check waits for it later.
+    """Compile the fast path now (tens of seconds, once), so no check waits for it later.
 
     The machine code is kept in a per-user cache (~/.cache/openers, or
     $XDG_CACHE_HOME/openers, or $OPENERS_CACHE_DIR), one folder per openers, Python

@@ -255,7 +255,7 @@ def ensure_compiled(progress: TextIO | None) -> float | None:
     if is_compiled():
         return None
     out = progress if progress is not None else open(os.devnull, "w")  # noqa: SIM115
-    out.write(f"openers: compiling the fast path for this machine, once (about 30 s; "
+    out.write(f"openers: compiling the fast path for this machine, once (tens of seconds; "
               f"`openers warmup` does it ahead); cache: {cache_dir()}\n")
     out.flush()
     start = time.perf_counter()
