@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 import typer
 
 from audit.output import Format
+from schemas.findings import FailOn
 
 if TYPE_CHECKING:
     from audit.output import Item, Summary
@@ -64,15 +65,6 @@ def choice(kind: type[E], what: str) -> Callable[[str], E]:
                 f"{value!r} is not {what}: expected one of {expected}") from None
 
     return parse
-
-
-class FailOn(StrEnum):
-    """The least severity that makes ``openers check`` exit 1."""
-
-    CRITICAL = "critical"
-    MAJOR = "major"
-    MINOR = "minor"
-    NEVER = "never"
 
 
 def fail(message: str) -> NoReturn:
@@ -237,10 +229,7 @@ def check_command(
 
 
 def _fails(items: list[Item], fail_on: FailOn) -> bool:
-    if fail_on is FailOn.NEVER:
-        return False
-    least = {"critical": 2, "major": 1, "minor": 0}[fail_on.value]
-    return any(i.rank >= least for i in items)
+    return any(fail_on.reached_by(i.severity) for i in items)
 
 
 #: Input size (bytes of log text) from which the compiled fast path pays for itself:

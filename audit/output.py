@@ -68,11 +68,6 @@ class Item:
     column: int = 1
     details: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def rank(self) -> int:
-        """2 critical, 1 major, 0 minor."""
-        return len(SEVERITIES) - 1 - SEVERITIES.index(self.severity)
-
 
 #: The record's own names for what :class:`Item` keeps in its own fields.
 _SHOWN = {"code", "name", "severity", "hand_id", "table_id", "seat", "message", "line"}

@@ -26,6 +26,19 @@ class Severity(StrEnum):
         return {"critical": 2, "major": 1, "minor": 0}[self.value]
 
 
+class FailOn(StrEnum):
+    """The least severity of a finding that makes a command exit 1 (``--fail-on``)."""
+
+    CRITICAL = "critical"
+    MAJOR = "major"
+    MINOR = "minor"
+    NEVER = "never"
+
+    def reached_by(self, severity: str) -> bool:
+        """Whether a finding of ``severity`` is at or above this threshold."""
+        return self is not FailOn.NEVER and Severity(severity).rank >= Severity(self.value).rank
+
+
 class Finding(BaseModel):
     """One rule broken at one line of one hand (or one deal of a table's sequence)."""
 

@@ -181,3 +181,11 @@ def test_a_closed_pipe_ends_quietly() -> None:
     reader.stdout.close()
     assert reader.wait(timeout=60) == 141
     assert reader.stderr.read() == b""
+
+
+def test_fail_on_thresholds() -> None:
+    from schemas.findings import FailOn
+
+    assert FailOn.MAJOR.reached_by("critical") and FailOn.MAJOR.reached_by("major")
+    assert not FailOn.MAJOR.reached_by("minor")
+    assert not any(FailOn.NEVER.reached_by(s) for s in ("critical", "major", "minor"))
