@@ -202,8 +202,15 @@ def load_profile(name_or_path: str | Path, known_codes: Iterable[str] | None = N
             f"unknown profile {key!r}: not a built-in ({', '.join(BUILTIN)}) nor a file"
         )
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ProfileError(f"{path}: not UTF-8 text at byte {exc.start + 1} (expected a TOML "
+                           "house file)") from None
+    except OSError as exc:
+        raise ProfileError(f"{path}: cannot be read ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{path}: not valid TOML: {exc}") from exc
     if known_codes is None:
         from audit.registry import codes
