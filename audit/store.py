@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 import duckdb
 import pyarrow as pa
 
-from audit.batch import default_workers, no_cyclic_gc
+from audit.batch import default_workers, no_cyclic_gc, process_pool
 from audit.engine import AuditResult, audit_hand, audit_sequences, merge
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
@@ -130,7 +130,7 @@ def _batches(items: Sequence[StoredHand], size: int) -> Iterator[list[StoredHand
 
 def _pool(workers: int, fast: bool) -> ProcessPoolExecutor:
     if not fast:
-        return ProcessPoolExecutor(max_workers=workers)
+        return process_pool(workers)
     from audit.fast.worker import warm_pool
 
     return warm_pool(workers)

@@ -222,3 +222,9 @@ def test_a_deal_arriving_late_gets_its_successor_reaudited(tmp_path):
     # deal); the others keep their first audit.
     assert audited["BCY-T01-000005"] == second_night
     assert all(audited[f"BCY-T01-{n:06d}"] < second_night for n in (0, 4, 6, 9))
+
+
+def test_a_finished_run_leaves_no_lock_file(tmp_path):
+    write_day(tmp_path / "inbox", ("T01",), range(3))
+    assert run_in_process(tmp_path).exit_code is ExitCode.OK
+    assert not (tmp_path / "store.duckdb.lock").exists()
