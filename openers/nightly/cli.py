@@ -45,6 +45,11 @@ def nightly(
                                              "is finished and its last hand is read even with "
                                              "no blank line after it."),
     ] = 300.0,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", min=1, help="Audit processes (default: every core the job "
+                                               "may use)."),
+    ] = None,
     batch_size: Annotated[
         int, typer.Option("--batch-size", min=1, hidden=True, help="Hands per ingest batch.")
     ] = BATCH_SIZE,
@@ -62,6 +67,7 @@ def nightly(
         fail_on=fail_on,
         settle_seconds=settle,
         batch_size=batch_size,
+        workers=workers,
     )
     result = run_nightly(options, JobLog(log_format))
     if result.report_dir is not None:

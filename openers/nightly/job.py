@@ -99,6 +99,8 @@ class NightlyOptions:
     #: after it. Younger files are read up to their last hand followed by a blank line.
     settle_seconds: float = 300.0
     batch_size: int = BATCH_SIZE
+    #: Audit processes (None: every core the job may use).
+    workers: int | None = None
 
 
 @dataclass
@@ -201,7 +203,7 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
     summary = _ingest(con, read, options, log, result.run_id)
     _queue_hands(con, result.run_id)
     checkpoint("hands-queued")
-    counts.tables_resequenced = _audit(con, profile, log)
+    counts.tables_resequenced = _audit(con, profile, log, options.workers)
     _finalize(con, result, summary, read, options.fail_on, missed_findings)
     checkpoint("finalized")
     log.info("run finished", run_id=result.run_id, status=result.status.value,
@@ -263,7 +265,8 @@ def _queue_hands(con: duckdb.DuckDBPyConnection, run_id: int) -> None:
     con.execute(_QUEUE_SQL, [run_id])
 
 
-def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog) -> int:
+def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog,
+           workers: int | None) -> int:
     """Audit the queued hands, then clear the queue; returns how many tables they are at.
 
     ``audit_store`` replaces a hand's audit rows, so hands audited by a killed run and
@@ -277,8 +280,12 @@ def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog) -> int
         return 0
     hand_ids = [hand_id for hand_id, _ in pending]
     with log.stage("audit", len(hand_ids)) as advance:
-        summary = audit_store(con, profile, hand_ids)
-        advance(len(hand_ids))
+
+        def on_part(hands: int) -> None:
+            advance(hands)
+            checkpoint("audit-batch")
+
+        summary = audit_store(con, profile, hand_ids, workers=workers, progress=on_part)
     checkpoint("hands-audited")
     with transaction(con):
         con.execute("DELETE FROM ops_pending_hands")

@@ -57,10 +57,21 @@ def job_command(root: Path, *more: str) -> list[str]:
             "--fail-on", "never", "--settle", "0", "--log-format", "json", *more]
 
 
-def start_job(root: Path, *more: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    """Start the job as a real process (for kill and lock tests)."""
-    return subprocess.Popen(job_command(root, *more), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+def start_job(root: Path, *more: str, env: dict[str, str] | None = None,
+              log: Path | None = None) -> subprocess.Popen[str]:
+    """Start the job as a real process (for kill and lock tests).
+
+    Its output is piped, or written to ``log`` when given: a pipe reaches its end
+    only when every process holding it has exited, which a test of processes that
+    outlive the job cannot wait for.
+    """
+    out: Any = subprocess.PIPE if log is None else log.open("w", encoding="utf-8")
+    try:
+        return subprocess.Popen(job_command(root, *more), stdout=out, stderr=out, text=True,
+                                env={**os.environ, **(env or {})})
+    finally:
+        if log is not None:
+            out.close()
 
 
 def snapshot(db: Path, root: Path) -> dict[str, list[tuple[Any, ...]]]:

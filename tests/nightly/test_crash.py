@@ -26,7 +26,8 @@ from tests.nightly.jobtools import run_in_process, run_totals, snapshot, start_j
 BATCH = "7"
 KILL_POINTS = [
     "locked", "run-started", "planned", "ingest-batch#1", "ingest-batch#4", "file-loaded#2",
-    "file-recorded#1", "hands-queued", "hands-audited", "finalized", "report-written",
+    "file-recorded#1", "hands-queued", "audit-batch#1", "hands-audited", "finalized",
+    "report-written",
 ]
 #: Seeds of the random kill delays (reproducible; the delay is in the failure's locals).
 SEEDS = [1, 5, 6]  # about 0.4 s, 1.9 s and 2.4 s into the run
