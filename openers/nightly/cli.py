@@ -10,6 +10,7 @@ import typer
 from ingest.load import BATCH_SIZE
 from openers.nightly.job import FailOn, NightlyOptions, run_nightly
 from openers.nightly.joblog import JobLog, LogFormat
+from openers.nightly.storeopen import DEFAULT_WAIT
 from schemas.store import DEFAULT_DB
 
 
@@ -45,6 +46,12 @@ def nightly(
                                              "is finished and its last hand is read even with "
                                              "no blank line after it."),
     ] = 300.0,
+    store_wait: Annotated[
+        float,
+        typer.Option("--store-wait", min=0, help="Seconds to wait while another process holds "
+                                                 "the store (a dashboard copying it) before "
+                                                 "failing."),
+    ] = DEFAULT_WAIT,
     workers: Annotated[
         int | None,
         typer.Option("--workers", min=1, help="Audit processes (default: every core the job "
@@ -68,6 +75,7 @@ def nightly(
         settle_seconds=settle,
         batch_size=batch_size,
         workers=workers,
+        store_wait=store_wait,
     )
     result = run_nightly(options, JobLog(log_format))
     if result.report_dir is not None:

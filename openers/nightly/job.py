@@ -57,9 +57,10 @@ from openers.nightly.runs import (
     start_run,
     undelivered_reports,
 )
+from openers.nightly.storeopen import DEFAULT_WAIT, connect_waiting
 from openers.report import report_for_run
 from schemas.findings import Severity
-from schemas.store import connect, transaction
+from schemas.store import transaction
 
 
 class ExitCode(IntEnum):
@@ -101,6 +102,9 @@ class NightlyOptions:
     batch_size: int = BATCH_SIZE
     #: Audit processes (None: every core the job may use).
     workers: int | None = None
+    #: Seconds to wait for the store while another process (a dashboard taking its
+    #: snapshot, ``openers verify``) holds it, before the run fails.
+    store_wait: float = DEFAULT_WAIT
 
 
 @dataclass
@@ -144,7 +148,9 @@ def run_nightly(options: NightlyOptions, log: JobLog) -> NightlyResult:
 
 def _locked_run(options: NightlyOptions, log: JobLog) -> NightlyResult:
     try:
-        con = connect(options.db)
+        con = connect_waiting(options.db, wait=options.store_wait, on_wait=lambda why: log.warning(
+            f"the store is held by another process; waiting up to {options.store_wait:g} s",
+            reason=why))
     except (duckdb.Error, OSError) as exc:
         reason = f"cannot open the store {options.db}: {_reason(exc)}"
         log.error(reason)

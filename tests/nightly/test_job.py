@@ -93,8 +93,9 @@ def test_store_locked_by_another_process_fails_with_exit_2(tmp_path):
     write_day(tmp_path / "inbox", ("T01",), range(3))
     holder = duckdb.connect(str(tmp_path / "store.duckdb"))
     try:
-        # DuckDB allows one writer process; a second process gets the lock error.
-        job = start_job(tmp_path)
+        # DuckDB allows one writer process; a second process gets the lock error
+        # (after waiting --store-wait seconds for it to go).
+        job = start_job(tmp_path, "--store-wait", "1")
         _, err = job.communicate(timeout=60)
     finally:
         holder.close()
