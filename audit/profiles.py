@@ -172,7 +172,8 @@ BUILTIN: Mapping[str, Profile] = {
 }
 
 #: Keys of a house file that are not knobs.
-_META_KEYS = frozenset({"extends", "name", "select", "ignore", "severity"})
+# "nightly": the nightly job's expectations of a night, read by openers/nightly/quality.py.
+_META_KEYS = frozenset({"extends", "name", "select", "ignore", "severity", "nightly"})
 _KNOBS = frozenset(f.name for f in dataclasses.fields(Profile)) - _META_KEYS
 _ENUM_KNOBS: Mapping[str, type[StrEnum]] = {
     "progression_end": ProgressionEnd,

@@ -35,6 +35,13 @@ def nightly(
         typer.Option("--fail-on", help="Exit 1 when the run finds new findings this severe "
                                        "or worse ('never': only failures change the exit code)."),
     ] = FailOn.CRITICAL,
+    fail_on_quality: Annotated[
+        FailOn,
+        typer.Option("--fail-on-quality",
+                     help="Exit 1 when the run has a data-quality finding this severe or worse: "
+                          "no new hand, a table that went silent, far fewer hands than usual "
+                          "(docs/nightly.md; severities in the house file's [nightly] table)."),
+    ] = FailOn.MAJOR,
     log_format: Annotated[
         LogFormat,
         typer.Option("--log-format", help="'text': a progress bar on a terminal, plain lines "
@@ -63,7 +70,8 @@ def nightly(
 ) -> None:
     """Ingest what is new in the inbox, audit it, record the run and write its report.
 
-    Exit codes: 0 all well; 1 new findings at or above --fail-on; 2 the job failed
+    Exit codes: 0 all well; 1 new findings at or above --fail-on, or data-quality
+    findings (missing data) at or above --fail-on-quality; 2 the job failed
     (unreadable inbox, store locked or unwritable, disk full, another job running).
     """
     options = NightlyOptions(
@@ -72,6 +80,7 @@ def nightly(
         reports=reports if reports is not None else db.parent / "reports",
         profile=profile,
         fail_on=fail_on,
+        fail_on_quality=fail_on_quality,
         settle_seconds=settle,
         batch_size=batch_size,
         workers=workers,

@@ -48,6 +48,14 @@ from openers.nightly.inbox import (
 )
 from openers.nightly.joblog import JobLog
 from openers.nightly.lock import JobLock, LockHeld
+from openers.nightly.quality import (
+    Expectations,
+    Intake,
+    QualityFinding,
+    assess,
+    load_expectations,
+)
+from openers.nightly.quality import record as record_quality
 from openers.nightly.runs import (
     RunCounts,
     RunStatus,
@@ -96,6 +104,8 @@ class NightlyOptions:
     reports: Path | None = None
     profile: str = "robert"
     fail_on: FailOn = FailOn.CRITICAL
+    #: The least severity of a data-quality finding (missing data) that makes the job exit 1.
+    fail_on_quality: FailOn = FailOn.MAJOR
     #: A file unmodified this long is finished: its last hand is read without a blank line
     #: after it. Younger files are read up to their last hand followed by a blank line.
     settle_seconds: float = 300.0
@@ -195,6 +205,7 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
           result: NightlyResult) -> None:
     assert result.run_id is not None
     profile = load_profile(options.profile)
+    expect = load_expectations(options.profile)
     counts = result.counts
     missed_findings = _deliver_missed_reports(con, log)
     plans = plan_files(con, list_inbox(options.inboxes), settle_seconds=options.settle_seconds)
@@ -210,11 +221,14 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
     _queue_hands(con, result.run_id)
     checkpoint("hands-queued")
     counts.tables_resequenced = _audit(con, profile, log, options.workers)
-    _finalize(con, result, summary, read, options.fail_on, missed_findings)
+    quality = _finalize(con, result, summary, read, options, expect, missed_findings)
     checkpoint("finalized")
+    for finding in quality:
+        log.warning(f"data quality: {finding.message}", code=finding.code.value,
+                    severity=finding.severity.value, table=finding.table_id)
     log.info("run finished", run_id=result.run_id, status=result.status.value,
              hands=counts.hands, duplicates=counts.duplicates, quarantined=counts.quarantined,
-             **{s.value: n for s, n in counts.findings.items()})
+             data_quality=len(quality), **{s.value: n for s, n in counts.findings.items()})
     if options.reports is not None:
         result.report_dir = _write_run_report(con, options.reports, result.run_id, log)
         checkpoint("report-written")
@@ -301,8 +315,9 @@ def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog,
 
 
 def _finalize(con: duckdb.DuckDBPyConnection, result: NightlyResult, summary: IngestSummary,
-              read: Sequence[FilePlan], fail_on: FailOn, missed_findings: bool) -> None:
-    """Claim the run's work and close its row, in one transaction.
+              read: Sequence[FilePlan], options: NightlyOptions, expect: Expectations,
+              missed_findings: bool) -> list[QualityFinding]:
+    """Claim the run's work, judge its data and close its row, in one transaction.
 
     ``missed_findings``: a killed run closed with findings its scheduler never heard
     of; this run exits 1 for it.
@@ -312,12 +327,17 @@ def _finalize(con: duckdb.DuckDBPyConnection, result: NightlyResult, summary: In
     with transaction(con):
         counts.hands, counts.quarantined, counts.findings = claim_new(con, result.run_id)
         counts.duplicates = _duplicates(con, result.run_id, summary, read)
-        if fail_on.triggered(counts.findings) or missed_findings:
+        intake = Intake(counts.files_seen, counts.files_skipped, counts.hands, counts.quarantined)
+        quality = assess(con, result.run_id, intake, expect)
+        counts.quality = record_quality(con, result.run_id, quality)
+        if (options.fail_on.triggered(counts.findings) or missed_findings
+                or options.fail_on_quality.triggered(counts.quality)):
             result.status, result.exit_code = RunStatus.FINDINGS, ExitCode.FINDINGS
         else:
             result.status, result.exit_code = RunStatus.OK, ExitCode.OK
         finish_run(con, result.run_id, counts, status=result.status,
                    exit_code=result.exit_code)
+    return quality
 
 
 def _duplicates(con: duckdb.DuckDBPyConnection, run_id: int, summary: IngestSummary,

@@ -59,6 +59,10 @@ class RunCounts:
     findings: dict[Severity, int] = field(
         default_factory=lambda: {severity: 0 for severity in Severity}
     )
+    #: Data-quality findings of the run (``ops_data_quality``), by severity.
+    quality: dict[Severity, int] = field(
+        default_factory=lambda: {severity: 0 for severity in Severity}
+    )
 
 
 def start_run(

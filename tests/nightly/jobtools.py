@@ -40,6 +40,7 @@ def options(root: Path, **extra: Any) -> NightlyOptions:
         "db": root / "store.duckdb",
         "reports": None,
         "fail_on": FailOn.NEVER,
+        "fail_on_quality": FailOn.NEVER,
         "settle_seconds": 0.0,
     }
     base.update(extra)
@@ -54,7 +55,8 @@ def run_in_process(root: Path, **extra: Any) -> NightlyResult:
 def job_command(root: Path, *more: str) -> list[str]:
     """The command line of a run as a scheduler would start it."""
     return [*CLI, "nightly", str(root / "inbox"), "--db", str(root / "store.duckdb"),
-            "--fail-on", "never", "--settle", "0", "--log-format", "json", *more]
+            "--fail-on", "never", "--fail-on-quality", "never", "--settle", "0",
+            "--log-format", "json", *more]
 
 
 def start_job(root: Path, *more: str, env: dict[str, str] | None = None,
