@@ -113,12 +113,15 @@ def audit_command(
 ) -> None:
     """Audit the hands in the store and replace their findings (a re-audit never doubles them)."""
     from audit.store import audit_store
-    from schemas.store import connect
+    from schemas.seals import seal
+    from schemas.store import connect, transaction
 
     prof = _profile(profile, select, ignore)
     con = connect(db)
     try:
         summary = audit_store(con, prof, workers=workers, fast=not reference)
+        with transaction(con):
+            seal(con, kind="audit")  # the new audit layer is attested (openers verify)
     finally:
         con.close()
     typer.echo(f"audited {summary.hands} hand(s) with profile {prof.name}: "

@@ -11,7 +11,7 @@ import typer
 from audit import cli as audit_cli
 from dashboards import cli as dashboards_cli
 from ingest import cli as ingest_cli
-from openers import demo
+from openers import demo, verify
 from openers.generator import cli as generator_cli
 from openers.nightly import cli as nightly_cli
 from openers.report import cli as report_cli
@@ -24,7 +24,8 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 
-for _area in (ingest_cli, audit_cli, dashboards_cli, nightly_cli, report_cli, demo, generator_cli):
+for _area in (ingest_cli, audit_cli, dashboards_cli, nightly_cli, report_cli, demo, generator_cli,
+              verify):
     _area.register(app)
 
 

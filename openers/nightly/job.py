@@ -68,6 +68,8 @@ from openers.nightly.runs import (
 from openers.nightly.storeopen import DEFAULT_WAIT, connect_waiting
 from openers.report import report_for_run
 from schemas.findings import Severity
+from schemas.seals import check as check_seals
+from schemas.seals import seal
 from schemas.store import transaction
 
 
@@ -127,6 +129,22 @@ class NightlyResult:
     counts: RunCounts = field(default_factory=RunCounts)
     error: str | None = None
     report_dir: Path | None = None
+    #: The run's seal (schemas/seals.py), once it closed.
+    seal: str | None = None
+
+
+class StoreTampered(RuntimeError):
+    """The store no longer matches its newest seal: the job writes nothing more."""
+
+
+def _check_seals(con: duckdb.DuckDBPyConnection) -> None:
+    """Verify the chain head before writing anything, so no run seals over an edit."""
+    problems = check_seals(con, head_only=True)
+    if problems:
+        shown = "; ".join(str(p) for p in problems[:5])
+        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+        raise StoreTampered(f"the store does not match its last seal: {shown}{more}; "
+                            "`openers verify` lists every difference")
 
 
 def _reason(exc: BaseException) -> str:
@@ -175,7 +193,7 @@ def _locked_run(options: NightlyOptions, log: JobLog) -> NightlyResult:
         result = NightlyResult(ExitCode.OK, RunStatus.RUNNING, run_id=run_id)
         try:
             _work(con, options, log, result)
-        except (InboxError, ProfileError, duckdb.Error, OSError) as exc:
+        except (InboxError, ProfileError, StoreTampered, duckdb.Error, OSError) as exc:
             _fail(con, result, _reason(exc), log)
         except Exception as exc:
             # A bug must still reach the scheduler as "the job failed" (2), never as
@@ -204,6 +222,7 @@ def _fail(con: duckdb.DuckDBPyConnection, result: NightlyResult, reason: str,
 def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
           result: NightlyResult) -> None:
     assert result.run_id is not None
+    _check_seals(con)
     profile = load_profile(options.profile)
     expect = load_expectations(options.profile)
     counts = result.counts
@@ -228,7 +247,8 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
                     severity=finding.severity.value, table=finding.table_id)
     log.info("run finished", run_id=result.run_id, status=result.status.value,
              hands=counts.hands, duplicates=counts.duplicates, quarantined=counts.quarantined,
-             data_quality=len(quality), **{s.value: n for s, n in counts.findings.items()})
+             data_quality=len(quality), seal=result.seal,
+             **{s.value: n for s, n in counts.findings.items()})
     if options.reports is not None:
         result.report_dir = _write_run_report(con, options.reports, result.run_id, log)
         checkpoint("report-written")
@@ -287,10 +307,12 @@ def _queue_hands(con: duckdb.DuckDBPyConnection, run_id: int) -> None:
 
 def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog,
            workers: int | None) -> int:
-    """Audit the queued hands, then clear the queue; returns how many tables they are at.
+    """Audit the queued hands; returns how many tables they are at.
 
     ``audit_store`` replaces a hand's audit rows, so hands audited by a killed run and
-    audited again now are not doubled.
+    audited again now are not doubled. The queue is cleared when the run closes and
+    seals the new audit layer (:func:`_finalize`): until then the queue names the tables
+    whose audit rows may differ from the last seal.
     """
     pending = con.execute(
         "SELECT hand_id, table_id FROM ops_pending_hands ORDER BY table_id, hand_id"
@@ -307,8 +329,6 @@ def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog,
 
         summary = audit_store(con, profile, hand_ids, workers=workers, progress=on_part)
     checkpoint("hands-audited")
-    with transaction(con):
-        con.execute("DELETE FROM ops_pending_hands")
     log.info("audit done", hands=summary.hands, tables=tables, findings=summary.findings,
              unverifiable=summary.unverifiable, errors=summary.errors)
     return tables
@@ -330,6 +350,8 @@ def _finalize(con: duckdb.DuckDBPyConnection, result: NightlyResult, summary: In
         intake = Intake(counts.files_seen, counts.files_skipped, counts.hands, counts.quarantined)
         quality = assess(con, result.run_id, intake, expect)
         counts.quality = record_quality(con, result.run_id, quality)
+        con.execute("DELETE FROM ops_pending_hands")
+        result.seal = seal(con, kind="nightly", run_id=result.run_id).seal
         if (options.fail_on.triggered(counts.findings) or missed_findings
                 or options.fail_on_quality.triggered(counts.quality)):
             result.status, result.exit_code = RunStatus.FINDINGS, ExitCode.FINDINGS

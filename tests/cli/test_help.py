@@ -23,6 +23,7 @@ EXPECTED = {
     "report",
     "demo",
     "generate",
+    "verify",
 }
 
 

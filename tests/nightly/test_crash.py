@@ -20,7 +20,7 @@ import pytest
 from openers.nightly.checkpoints import CHECKPOINTS, KILL_ENV
 from openers.nightly.job import ExitCode, FailOn
 from tests.nightly.handmaker import broken_hand_text, write_day
-from tests.nightly.jobtools import run_in_process, run_totals, snapshot, start_job
+from tests.nightly.jobtools import mismatches, run_in_process, run_totals, snapshot, start_job
 
 #: Small ingest batches so that a file spans several batches (kill between two of them).
 BATCH = "7"
@@ -65,6 +65,7 @@ def _recover_and_compare(root: Path, uninterrupted) -> None:
     for table in expected:
         assert got[table] == expected[table], f"{table} differs after the crash"
     assert run_totals(db) == expected_totals
+    assert mismatches(db) == []  # the recovered store verifies against its seals
     # Every finished run has its report, even one killed before writing it.
     con = duckdb.connect(str(db), read_only=True)
     try:

@@ -22,7 +22,7 @@ from openers.generator import GenerateConfig, generate
 from openers.generator.generate import LOGS_DIR
 from openers.nightly.checkpoints import CHECKPOINTS, KILL_ENV, STAGES
 from openers.nightly.job import ExitCode
-from tests.nightly.jobtools import run_in_process, run_totals, snapshot, start_job
+from tests.nightly.jobtools import mismatches, run_in_process, run_totals, snapshot, start_job
 
 HANDS = 2400
 #: One kill point per stage of the run; in the audit stage, while the pool is working.
@@ -109,3 +109,4 @@ def test_killed_with_a_pool_in_each_stage(tmp_path, pool_room, clean_night, stag
     for table in expected:
         assert got[table] == expected[table], f"{table} differs after a kill in {stage}"
     assert run_totals(tmp_path / "store.duckdb") == expected_totals
+    assert mismatches(tmp_path / "store.duckdb") == []

@@ -1,0 +1,154 @@
+"""Tamper evidence: each run seals what it stored; ``openers verify`` names every direct
+edit of the store, and the nightly job refuses to write over one."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from openers.cli import app
+from openers.nightly.job import ExitCode
+from tests.nightly.handmaker import write_day
+from tests.nightly.jobtools import mismatches, run_in_process
+
+TABLES = ("T01", "T02", "T03")
+#: A hand with an over-cap raise (every 7th hand is one): it has a finding, and actions.
+HAND = "BCY-T02-000014"
+
+
+@pytest.fixture(scope="module")
+def sealed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two nights, two seals, findings at every table."""
+    root = tmp_path_factory.mktemp("sealed")
+    write_day(root / "inbox", TABLES, range(10))
+    assert run_in_process(root).exit_code is ExitCode.OK
+    write_day(root / "inbox", TABLES, range(10, 20), append=True)
+    assert run_in_process(root).exit_code is ExitCode.OK
+    return root
+
+
+@pytest.fixture
+def store(sealed: Path, tmp_path: Path) -> Path:
+    """A private copy of the sealed store, with its inbox, that a test may tamper with."""
+    shutil.copytree(sealed, tmp_path, dirs_exist_ok=True)
+    return tmp_path / "store.duckdb"
+
+
+def _edit(db: Path, *statements: str) -> None:
+    con = duckdb.connect(str(db))
+    try:
+        for statement in statements:
+            con.execute(statement)
+    finally:
+        con.close()
+
+
+def test_an_intact_store_verifies(store):
+    assert mismatches(store) == []
+    result = CliRunner().invoke(app, ["verify", "--db", str(store), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "verified 60 hand(s) and 2 seal(s): intact" in result.output
+
+
+def test_raw_text_edited(store):
+    _edit(store, f"UPDATE raw_hands SET raw_text = replace(raw_text, 'calls 20', 'calls 2') "
+                 f"WHERE hand_id = '{HAND}'")
+    found = mismatches(store)
+    assert f"hand {HAND}: its raw text does not hash to its sha256 (edited)" in found
+    assert any(m.startswith(f"hand {HAND}: stg_actions differs from its raw text") for m in found)
+
+
+def test_raw_text_edited_with_its_sha256_recomputed(store):
+    _edit(store,
+          f"UPDATE raw_hands SET raw_text = replace(raw_text, 'calls 20', 'calls 2') "
+          f"WHERE hand_id = '{HAND}'",
+          f"UPDATE raw_hands SET sha256 = sha256(raw_text) WHERE hand_id = '{HAND}'",
+          f"UPDATE stg_hands SET sha256 = (SELECT sha256 FROM raw_hands WHERE hand_id = "
+          f"'{HAND}') WHERE hand_id = '{HAND}'")
+    found = mismatches(store)
+    assert any(m.startswith("seal 2 (runs 2-2): its 30 hands no longer match the store")
+               for m in found), found
+    assert any(m.startswith(f"hand {HAND}: stg_actions differs") for m in found)
+    assert not any("does not hash" in m for m in found)
+
+
+def test_a_staging_amount_edited(store):
+    _edit(store, f"UPDATE stg_actions SET amount = 2000 WHERE hand_id = '{HAND}' "
+                 "AND action_index = (SELECT min(action_index) FROM stg_actions "
+                 f"WHERE hand_id = '{HAND}' AND verb = 'calls')")
+    [found] = mismatches(store)
+    assert found.startswith(f"hand {HAND}: stg_actions differs from its raw text: "
+                            "amount stored 2000, text ")
+    assert "at action_index" in found
+
+
+def test_a_finding_deleted(store):
+    _edit(store, f"DELETE FROM audit_findings WHERE hand_id = '{HAND}'")
+    [found] = mismatches(store)
+    assert found.startswith("table T02: its findings changed since seal 2: ")
+
+
+def test_a_hand_deleted(store):
+    _edit(store, *(f"DELETE FROM {table} WHERE hand_id = '{HAND}'" for table in (
+        "raw_hands", "stg_hands", "stg_seats", "stg_actions", "audit_hands", "audit_findings",
+        "audit_unverifiable")))
+    found = mismatches(store)
+    assert any(m.startswith("seal 2 (runs 2-2): its 30 hands no longer match the store")
+               and m.endswith(f"deleted: {HAND}") for m in found), found
+    assert any(m.startswith("table T02: its findings changed") for m in found)
+
+
+def test_a_hand_deleted_with_its_claim(store):
+    _edit(store, *(f"DELETE FROM {table} WHERE hand_id = '{HAND}'" for table in (
+        "raw_hands", "stg_hands", "stg_seats", "stg_actions", "ops_run_hands")))
+    found = mismatches(store)
+    assert any("its 30 hands no longer match the store (29 claimed now" in m for m in found)
+
+
+def test_a_seal_edited_or_removed(store):
+    _edit(store, "UPDATE ops_seals SET hands = 31 WHERE seal_id = 1")
+    found = mismatches(store)
+    assert "seal 1: its fields do not make its hash (edited)" in found
+    _edit(store, "UPDATE ops_seals SET hands = 30 WHERE seal_id = 1",
+          "DELETE FROM ops_seal_tables WHERE seal_id = 2",
+          "DELETE FROM ops_seals WHERE seal_id = 2")
+    found = mismatches(store)
+    assert any(m.startswith("run 2: finished, claimed 30 hands, and no seal covers it")
+               for m in found), found
+
+
+def test_the_cli_names_every_mismatch_and_exits_1(store):
+    _edit(store, f"DELETE FROM audit_findings WHERE hand_id = '{HAND}'",
+          "UPDATE raw_hands SET raw_text = raw_text || ' ' WHERE hand_id = 'BCY-T01-000003'")
+    result = CliRunner().invoke(app, ["verify", "--db", str(store), "--workers", "1",
+                                      "--head", "f" * 64])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.startswith("MISMATCH")]
+    assert any("hand BCY-T01-000003: its raw text does not hash" in line for line in lines)
+    assert any("table T02: its findings changed" in line for line in lines)
+    assert any(f"the seal {'f' * 64} kept elsewhere is not in it" in line for line in lines)
+    assert CliRunner().invoke(app, ["verify", "--db", str(store.with_name("nope"))]).exit_code == 2
+
+
+def test_the_job_refuses_to_write_over_an_edit_and_openers_audit_repairs_findings(store):
+    root = store.parent
+    _edit(store, f"DELETE FROM audit_findings WHERE hand_id = '{HAND}'")
+    write_day(root / "inbox", TABLES, range(20, 25), append=True)
+    refused = run_in_process(root)
+    assert refused.exit_code is ExitCode.FAILED
+    assert "does not match its last seal" in (refused.error or "")
+    assert "table T02" in (refused.error or "")
+    con = duckdb.connect(str(store), read_only=True)
+    try:
+        assert con.execute("SELECT count(*) FROM raw_hands").fetchone() == (60,)  # nothing read
+    finally:
+        con.close()
+    # Findings are derived data: a re-audit from the sealed raw hands restores and seals them.
+    assert CliRunner().invoke(app, ["audit", "--db", str(store)]).exit_code == 0
+    assert mismatches(store) == []
+    assert run_in_process(root).exit_code is ExitCode.OK
+    assert mismatches(store) == []
