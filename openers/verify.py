@@ -280,7 +280,7 @@ def verify(
         raise typer.Exit(2) from None
     try:
         report = verify_store(con, workers=workers or default_workers(),
-                              reviews=_review_chain(db), head=head)
+                              reviews=review_chain_for(db), head=head)
     finally:
         con.close()
     for notice in report.notices:
@@ -292,10 +292,18 @@ def verify(
     raise typer.Exit(1 if report.mismatches else 0)
 
 
-def _review_chain(db: Path) -> tuple[Path, ReviewChain] | None:
-    """The review file beside ``db`` and its chain checker; None until the review store
-    keeps a chain."""
+def review_chain_for(db: Path) -> tuple[Path, ReviewChain] | None:
+    """The review file beside ``db`` and what checks its chain; None until the review
+    store keeps a chain."""
     return None
+
+
+def review_head(db: Path) -> tuple[int, str] | None:
+    """The review file's chain head now, for a seal to record (None: no review file)."""
+    found = review_chain_for(db)
+    if found is None or not found[0].exists():
+        return None
+    return found[1].chain_head(found[0])
 
 
 def register(app: typer.Typer) -> None:

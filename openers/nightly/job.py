@@ -67,6 +67,7 @@ from openers.nightly.runs import (
 )
 from openers.nightly.storeopen import DEFAULT_WAIT, connect_waiting
 from openers.report import report_for_run
+from openers.verify import review_head
 from schemas.findings import Severity
 from schemas.seals import check as check_seals
 from schemas.seals import seal
@@ -351,7 +352,8 @@ def _finalize(con: duckdb.DuckDBPyConnection, result: NightlyResult, summary: In
         quality = assess(con, result.run_id, intake, expect)
         counts.quality = record_quality(con, result.run_id, quality)
         con.execute("DELETE FROM ops_pending_hands")
-        result.seal = seal(con, kind="nightly", run_id=result.run_id).seal
+        result.seal = seal(con, kind="nightly", run_id=result.run_id,
+                           review=review_head(options.db)).seal
         if (options.fail_on.triggered(counts.findings) or missed_findings
                 or options.fail_on_quality.triggered(counts.quality)):
             result.status, result.exit_code = RunStatus.FINDINGS, ExitCode.FINDINGS

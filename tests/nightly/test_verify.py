@@ -12,6 +12,9 @@ from typer.testing import CliRunner
 
 from openers.cli import app
 from openers.nightly.job import ExitCode
+from openers.verify import verify_store
+from schemas.seals import seal
+from schemas.store import transaction
 from tests.nightly.handmaker import write_day
 from tests.nightly.jobtools import mismatches, run_in_process
 
@@ -152,3 +155,47 @@ def test_the_job_refuses_to_write_over_an_edit_and_openers_audit_repairs_finding
     assert mismatches(store) == []
     assert run_in_process(root).exit_code is ExitCode.OK
     assert mismatches(store) == []
+
+
+class FakeReviewChain:
+    """A review file's chain as ``schemas.reviews`` reports it: breaks and head."""
+
+    def __init__(self, breaks: list[str], head: tuple[int, str]) -> None:
+        self.breaks, self.head = breaks, head
+
+    def verify_chain(self, path: Path) -> list[str]:
+        return self.breaks
+
+    def chain_head(self, path: Path) -> tuple[int, str]:
+        return self.head
+
+
+def _review_mismatches(db: Path, chain: FakeReviewChain) -> list[str]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        report = verify_store(con, workers=1, reviews=(db.with_name("r.sqlite"), chain))
+        return [str(m) for m in report.mismatches]
+    finally:
+        con.close()
+
+
+def test_the_review_chain_is_checked_and_its_sealed_head_kept(store):
+    # No seal has recorded a review head yet: only the chain's own breaks count.
+    assert _review_mismatches(store, FakeReviewChain([], (0, "0" * 64))) == []
+    assert _review_mismatches(store, FakeReviewChain(["event 3: its hash does not match"],
+                                                     (4, "a" * 64))) == [
+        "review file r.sqlite: event 3: its hash does not match"]
+    con = duckdb.connect(str(store))
+    try:
+        with transaction(con):
+            seal(con, kind="audit", review=(4, "a" * 64))
+    finally:
+        con.close()
+    assert _review_mismatches(store, FakeReviewChain([], (4, "a" * 64))) == []
+    assert _review_mismatches(store, FakeReviewChain([], (6, "b" * 64))) == []  # appended
+    assert _review_mismatches(store, FakeReviewChain([], (3, "c" * 64))) == [
+        "review file r.sqlite: holds 3 events; seal 3 recorded 4 (events were removed from "
+        "its end)"]
+    assert _review_mismatches(store, FakeReviewChain([], (4, "d" * 64))) == [
+        "review file r.sqlite: its last event is not the one seal 3 recorded (the file was "
+        "rewritten)"]
