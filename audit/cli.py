@@ -113,12 +113,18 @@ def audit_command(
 ) -> None:
     """Audit the hands in the store and replace their findings (a re-audit never doubles them)."""
     from audit.store import audit_store
-    from schemas.seals import seal
+    from schemas.seals import check_raw, seal
     from schemas.store import connect, transaction
 
     prof = _profile(profile, select, ignore)
     con = connect(db)
     try:
+        if edited := check_raw(con):  # never audit a text edited since it was read
+            for mismatch in edited:
+                typer.echo(f"MISMATCH {mismatch}", err=True)
+            typer.echo("error: the stored hands were edited; nothing audited "
+                       "(`openers verify` lists every difference)", err=True)
+            raise typer.Exit(2)
         summary = audit_store(con, prof, workers=workers, fast=not reference)
         with transaction(con):
             seal(con, kind="audit")  # the new audit layer is attested (openers verify)

@@ -34,7 +34,7 @@ from ingest.frames import STG_ACTIONS, STG_HANDS, STG_SEATS, hand_tables
 from ingest.reader import HandReader, ParsedHand
 from openers.nightly.storeopen import connect_waiting
 from schemas.records import HandRecord
-from schemas.seals import Mismatch, seals, unsealed_hands
+from schemas.seals import Mismatch, check_raw, seals, unsealed_hands
 from schemas.seals import check as check_seals
 from schemas.store import DEFAULT_DB
 
@@ -192,22 +192,6 @@ def _detail(con: duckdb.DuckDBPyConnection, table: str, schema: pa.Schema,
     return "rows repeated"
 
 
-def check_raw_hashes(con: duckdb.DuckDBPyConnection) -> list[Mismatch]:
-    """Check 1: every raw and quarantined text against its sha256."""
-    hands = con.execute("SELECT hand_id FROM raw_hands WHERE sha256(raw_text) <> sha256 "
-                        "ORDER BY hand_id").fetchall()
-    staged = con.execute("SELECT s.hand_id FROM stg_hands s JOIN raw_hands r USING (hand_id) "
-                         "WHERE s.sha256 <> r.sha256 ORDER BY 1").fetchall()
-    quarantined = con.execute("SELECT file, line FROM quarantine "
-                              "WHERE sha256(raw_text) <> sha256 ORDER BY 1, 2").fetchall()
-    return ([Mismatch(f"hand {h}", "its raw text does not hash to its sha256 (edited)")
-             for (h,) in hands]
-            + [Mismatch(f"hand {h}", "stg_hands.sha256 is not its raw text's")
-               for (h,) in staged]
-            + [Mismatch(f"quarantine {f}:{line}", "its raw text does not hash to its sha256")
-               for f, line in quarantined])
-
-
 def check_reviews(con: duckdb.DuckDBPyConnection, path: Path,
                   chain: ReviewChain) -> list[Mismatch]:
     """Check 4: the review file's chain, and its head against the newest seal that has one."""
@@ -237,9 +221,10 @@ def verify_store(con: duckdb.DuckDBPyConnection, *, workers: int = 1,
     report.hands = int(row[0]) if row else 0
     chain = seals(con)
     report.seals = len(chain)
-    report.mismatches += check_raw_hashes(con)
+    raw = check_raw(con)  # texts, and every sealed run's hands
+    report.mismatches += raw
     report.mismatches += check_staging(con, workers)
-    report.mismatches += check_seals(con)
+    report.mismatches += [m for m in check_seals(con) if m not in raw]
     if head is not None and head not in {s.seal for s in chain}:
         report.mismatches.append(Mismatch("chain", f"the seal {head} kept elsewhere is not in "
                                                    "it (the chain was rewritten or cut)"))

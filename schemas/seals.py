@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import duckdb
+import pyarrow as pa
 
 #: The previous seal of the first one.
 GENESIS = "0" * 64
@@ -206,6 +207,45 @@ def check(con: duckdb.DuckDBPyConnection, *, head_only: bool = False) -> list[Mi
     if not head_only:
         problems += _uncovered(con, nightly, chain[0].sealed_at)
     return problems
+
+
+def check_raw(con: duckdb.DuckDBPyConnection,
+              hand_ids: Sequence[str] | None = None) -> list[Mismatch]:
+    """The raw layer of the store, or of ``hand_ids``, before anything re-reads it: each
+    text against its sha256, and the seals of the runs that claimed those hands (a text
+    edited with its sha256 recomputed); with all hands, the quarantine's texts too."""
+    if hand_ids is not None:
+        con.register("_check_ids", _ids_table(hand_ids))
+    only = "" if hand_ids is None else " AND hand_id IN (SELECT hand_id FROM _check_ids)"
+    try:
+        edited = con.execute("SELECT hand_id FROM raw_hands WHERE sha256(raw_text) <> sha256"
+                             f"{only} ORDER BY 1").fetchall()
+        staged = con.execute("SELECT hand_id FROM stg_hands s JOIN raw_hands r USING (hand_id)"
+                             f" WHERE s.sha256 <> r.sha256{only} ORDER BY 1").fetchall()
+        runs = {int(r[0]) for r in con.execute(
+            f"SELECT DISTINCT run_id FROM ops_run_hands WHERE true{only}").fetchall()}
+    finally:
+        if hand_ids is not None:
+            con.unregister("_check_ids")
+    problems = [Mismatch(f"hand {h}", "its raw text does not hash to its sha256 (edited)")
+                for (h,) in edited]
+    problems += [Mismatch(f"hand {h}", "stg_hands.sha256 is not its raw text's")
+                 for (h,) in staged]
+    if hand_ids is None:
+        problems += [Mismatch(f"quarantine {f}:{line}", "its raw text does not hash to its "
+                                                        "sha256 (edited)")
+                     for f, line in con.execute(
+                         "SELECT file, line FROM quarantine WHERE sha256(raw_text) <> sha256 "
+                         "ORDER BY 1, 2").fetchall()]
+    for s in seals(con):
+        if s.first_run is not None and s.last_run is not None and any(
+                s.first_run <= run <= s.last_run for run in runs):
+            problems += _contents(con, s)
+    return problems
+
+
+def _ids_table(hand_ids: Sequence[str]) -> pa.Table:
+    return pa.table({"hand_id": pa.array(list(hand_ids), pa.string())})
 
 
 def _links(chain: Sequence[Seal]) -> list[Mismatch]:

@@ -65,11 +65,11 @@ from openers.nightly.runs import (
     start_run,
     undelivered_reports,
 )
+from openers.nightly.sealing import StoreTampered, check_head, check_queued
 from openers.nightly.storeopen import DEFAULT_WAIT, connect_waiting
 from openers.report import report_for_run
 from openers.verify import review_head
 from schemas.findings import Severity
-from schemas.seals import check as check_seals
 from schemas.seals import seal
 from schemas.store import transaction
 
@@ -132,20 +132,6 @@ class NightlyResult:
     report_dir: Path | None = None
     #: The run's seal (schemas/seals.py), once it closed.
     seal: str | None = None
-
-
-class StoreTampered(RuntimeError):
-    """The store no longer matches its newest seal: the job writes nothing more."""
-
-
-def _check_seals(con: duckdb.DuckDBPyConnection) -> None:
-    """Verify the chain head before writing anything, so no run seals over an edit."""
-    problems = check_seals(con, head_only=True)
-    if problems:
-        shown = "; ".join(str(p) for p in problems[:5])
-        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
-        raise StoreTampered(f"the store does not match its last seal: {shown}{more}; "
-                            "`openers verify` lists every difference")
 
 
 def _reason(exc: BaseException) -> str:
@@ -223,7 +209,7 @@ def _fail(con: duckdb.DuckDBPyConnection, result: NightlyResult, reason: str,
 def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
           result: NightlyResult) -> None:
     assert result.run_id is not None
-    _check_seals(con)
+    check_head(con)
     profile = load_profile(options.profile)
     expect = load_expectations(options.profile)
     counts = result.counts
@@ -240,6 +226,7 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
     summary = _ingest(con, read, options, log, result.run_id)
     _queue_hands(con, result.run_id)
     checkpoint("hands-queued")
+    check_queued(con)
     counts.tables_resequenced = _audit(con, profile, log, options.workers)
     quality = _finalize(con, result, summary, read, options, expect, missed_findings)
     checkpoint("finalized")

@@ -4,6 +4,7 @@ edit of the store, and the nightly job refuses to write over one."""
 from __future__ import annotations
 
 import shutil
+from datetime import timedelta
 from pathlib import Path
 
 import duckdb
@@ -15,7 +16,7 @@ from openers.nightly.job import ExitCode
 from openers.verify import verify_store
 from schemas.seals import seal
 from schemas.store import transaction
-from tests.nightly.handmaker import write_day
+from tests.nightly.handmaker import START, hand_text, write_day
 from tests.nightly.jobtools import mismatches, run_in_process
 
 TABLES = ("T01", "T02", "T03")
@@ -199,3 +200,34 @@ def test_the_review_chain_is_checked_and_its_sealed_head_kept(store):
     assert _review_mismatches(store, FakeReviewChain([], (4, "d" * 64))) == [
         "review file r.sqlite: its last event is not the one seal 3 recorded (the file was "
         "rewritten)"]
+
+
+def test_openers_audit_refuses_to_audit_an_edited_text(store):
+    _edit(store,
+          f"UPDATE raw_hands SET raw_text = replace(raw_text, 'calls 20', 'calls 2') "
+          f"WHERE hand_id = '{HAND}'",
+          f"UPDATE raw_hands SET sha256 = sha256(raw_text) WHERE hand_id = '{HAND}'")
+    result = CliRunner().invoke(app, ["audit", "--db", str(store)])
+    assert result.exit_code == 2
+    assert "seal 2 (runs 2-2): its 30 hands no longer match the store" in result.output
+    assert "nothing audited" in result.output
+
+
+def test_the_job_never_re_audits_an_edited_old_hand(store):
+    """An old hand (sealed by run 1, not the head) edited with its hash recomputed: the
+    head check cannot see it, but a new deal arriving just before it queues it for
+    re-audit (its J rules compare it with the new deal), and the job refuses."""
+    root = store.parent
+    old = "BCY-T01-000005"
+    _edit(store,
+          f"UPDATE raw_hands SET raw_text = replace(raw_text, 'calls 20', 'calls 2') "
+          f"WHERE hand_id = '{old}'",
+          f"UPDATE raw_hands SET sha256 = sha256(raw_text) WHERE hand_id = '{old}'",
+          f"UPDATE stg_hands SET sha256 = (SELECT sha256 FROM raw_hands WHERE hand_id = "
+          f"'{old}') WHERE hand_id = '{old}'")
+    late = hand_text("T01", 900, when=START + timedelta(minutes=9))  # between hands 4 and 5
+    (root / "inbox" / "late.log").write_text(late + "\n")
+    refused = run_in_process(root)
+    assert refused.exit_code is ExitCode.FAILED
+    assert "hands to audit do not match their seals" in (refused.error or "")
+    assert "seal 1 (runs 1-1)" in (refused.error or "")
