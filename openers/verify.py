@@ -20,7 +20,9 @@ Staging is re-derived on a process pool, in batches of hands.
 from __future__ import annotations
 
 import io
+from collections import deque
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Protocol
@@ -108,30 +110,73 @@ def _read(text: str, first_line: int, form: str, source_file: str,
 
 
 def _raw_batches(con: duckdb.DuckDBPyConnection) -> Iterator[list[StoredRaw]]:
-    cursor = con.execute("SELECT hand_id, raw_text, first_line, form, source_file, sha256 "
-                         "FROM raw_hands ORDER BY hand_id")
-    while rows := cursor.fetchmany(BATCH):
-        yield [(str(a), str(b), int(c), str(d), str(e), str(f)) for a, b, c, d, e, f in rows]
+    """The stored raw hands in batches, streamed (on a cursor of its own)."""
+    reader = con.cursor()
+    try:
+        reader.execute("SELECT hand_id, raw_text, first_line, form, source_file, sha256 "
+                       "FROM raw_hands ORDER BY hand_id")
+        while rows := reader.fetchmany(BATCH):
+            yield [(str(a), str(b), int(c), str(d), str(e), str(f))
+                   for a, b, c, d, e, f in rows]
+    finally:
+        reader.close()
+
+
+Derived = tuple[dict[str, pa.Table], list[Mismatch]]
+
+
+def _derived(batches: Iterator[list[StoredRaw]],
+             workers: int) -> Iterator[tuple[list[StoredRaw], Derived]]:
+    """Each batch with its derived staging, in order; at most two batches per worker in
+    flight, so the raw texts are never all in memory."""
+    if workers <= 1:
+        yield from ((batch, derive(batch)) for batch in batches)
+        return
+    with process_pool(workers) as pool:
+        flying: deque[tuple[list[StoredRaw], Future[Derived]]] = deque()
+        for batch in batches:
+            flying.append((batch, pool.submit(derive, batch)))
+            if len(flying) >= 2 * workers:
+                done, future = flying.popleft()
+                yield done, future.result()
+        while flying:
+            done, future = flying.popleft()
+            yield done, future.result()
+
+
+def _digest_sql(table: str, source: str) -> str:
+    """One digest per hand of a staging table's rows (any order, duplicates counted)."""
+    row = f"CAST(json_array({', '.join(STAGING[table][0].names)}) AS VARCHAR)"
+    return (f"SELECT hand_id, sha256(string_agg({row}, chr(10) ORDER BY {row})) AS d "
+            f"FROM {source} GROUP BY hand_id")
 
 
 def check_staging(con: duckdb.DuckDBPyConnection, workers: int) -> list[Mismatch]:
-    """Check 2: stored staging rows against those derived from the raw text."""
-    batches = list(_raw_batches(con))
-    problems: list[Mismatch] = []
-    results: Iterator[tuple[dict[str, pa.Table], list[Mismatch]]]
-    if workers > 1 and len(batches) > 1:
-        with process_pool(workers) as pool:
-            results = pool.map(derive, batches)
-            for batch, (tables, unread) in zip(batches, results, strict=True):
-                problems += unread + _compare(con, [b[0] for b in batch], tables)
-    else:
-        for batch in batches:
-            tables, unread = derive(batch)
-            problems += unread + _compare(con, [b[0] for b in batch], tables)
-    orphans = con.execute(
-        "SELECT DISTINCT hand_id FROM (SELECT hand_id FROM stg_hands UNION ALL "
-        "SELECT hand_id FROM stg_seats UNION ALL SELECT hand_id FROM stg_actions) "
-        "ANTI JOIN raw_hands USING (hand_id) ORDER BY 1").fetchall()
+    """Check 2: stored staging rows against those derived from the raw text.
+
+    The stored rows are digested per hand in one pass; each batch's derived rows are
+    digested the same way and compared, and only a hand that differs is looked at
+    row by row.
+    """
+    con.execute("SET enable_progress_bar = false")
+    for table in STAGING:
+        con.execute(f"CREATE OR REPLACE TEMP TABLE _stored_{table} AS "
+                    f"{_digest_sql(table, table)}")
+    try:
+        problems: list[Mismatch] = []
+        for batch, (tables, unread) in _derived(_raw_batches(con), workers):
+            problems += unread
+            unread_ids = {m.where for m in unread}
+            ids = [b[0] for b in batch if f"hand {b[0]}" not in unread_ids]
+            problems += _compare(con, ids, tables)
+        orphans = con.execute(
+            "SELECT DISTINCT hand_id FROM (SELECT hand_id FROM _stored_stg_hands UNION ALL "
+            "SELECT hand_id FROM _stored_stg_seats UNION ALL "
+            "SELECT hand_id FROM _stored_stg_actions) "
+            "ANTI JOIN raw_hands USING (hand_id) ORDER BY 1").fetchall()
+    finally:
+        for table in STAGING:
+            con.execute(f"DROP TABLE IF EXISTS _stored_{table}")
     problems += [Mismatch(f"hand {h}", "has staging rows but no raw text (its raw row was "
                                        "deleted)") for (h,) in orphans]
     return problems
@@ -143,15 +188,13 @@ def _compare(con: duckdb.DuckDBPyConnection, hand_ids: list[str],
     con.register("_verify_ids", pa.table({"hand_id": pa.array(hand_ids, pa.string())}))
     try:
         for table, (schema, key) in STAGING.items():
-            columns = ", ".join(schema.names)
             con.register("_verify_derived", derived[table])
             try:
-                stored = (f"SELECT {columns} FROM {table} "
-                          "WHERE hand_id IN (SELECT hand_id FROM _verify_ids)")
-                mine = f"SELECT {columns} FROM _verify_derived"
                 differing = con.execute(
-                    f"SELECT DISTINCT hand_id FROM (({stored} EXCEPT ALL {mine}) "
-                    f"UNION ALL ({mine} EXCEPT ALL {stored})) ORDER BY 1").fetchall()
+                    f"SELECT i.hand_id FROM _verify_ids i "
+                    f"LEFT JOIN ({_digest_sql(table, '_verify_derived')}) d USING (hand_id) "
+                    f"LEFT JOIN _stored_{table} s USING (hand_id) "
+                    "WHERE d.d IS DISTINCT FROM s.d ORDER BY 1").fetchall()
                 for (hand_id,) in differing:
                     detail = _detail(con, table, schema, key, str(hand_id))
                     problems.append(Mismatch(f"hand {hand_id}",
