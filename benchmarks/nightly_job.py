@@ -27,7 +27,7 @@ from openers.generator import GenerateConfig, generate
 from openers.nightly.job import FailOn, NightlyOptions, NightlyResult, run_nightly
 from openers.nightly.joblog import JobLog, LogFormat
 from openers.verify import verify_store
-from schemas.seals import check_raw
+from schemas.seals import check, check_raw
 from schemas.store import connect
 
 
