@@ -132,18 +132,4 @@ def _read_holder(fd: int) -> str:
         return "holder unknown"
     if not info:
         return "holder unknown"
-    text = f"pid {info.get('pid')} on {info.get('host')}, started {info.get('started')}"
-    pid = info.get("pid")
-    if info.get("host") == socket.gethostname() and isinstance(pid, int) and not _alive(pid):
-        text += "; that process is gone, a process it started still holds the lock"
-    return text
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return f"pid {info.get('pid')} on {info.get('host')}, started {info.get('started')}"

@@ -14,6 +14,22 @@ import pytest
 from openers.nightly.lock import JobLock, LockHeld, lock_path_for
 
 
+def _taken_within(db, seconds: float, why: str) -> None:
+    """Take and release the lock, retrying for ``seconds`` (the kernel frees a dead
+    holder's lock)."""
+    deadline = time.monotonic() + seconds
+    lock = JobLock(db)
+    while True:
+        try:
+            lock.acquire()
+        except LockHeld:
+            assert time.monotonic() < deadline, why
+            time.sleep(0.05)
+        else:
+            lock.release()
+            return
+
+
 def test_second_lock_is_refused_with_the_holder(tmp_path):
     db = tmp_path / "store.duckdb"
     with JobLock(db):
@@ -40,14 +56,7 @@ def test_lock_of_a_killed_holder_is_free_at_once(tmp_path):
             JobLock(db).acquire()
         os.kill(holder.pid, signal.SIGKILL)
         holder.wait(timeout=10)
-        deadline = time.monotonic() + 5
-        while True:
-            try:
-                JobLock(db).acquire()
-                break
-            except LockHeld:
-                assert time.monotonic() < deadline, "lock not released after kill -9"
-                time.sleep(0.05)
+        _taken_within(db, 5, "lock not released after kill -9")
     finally:
         if holder.poll() is None:
             holder.kill()
@@ -76,14 +85,7 @@ def test_a_forked_child_does_not_hold_the_lock_after_its_parent_dies(tmp_path):
         os.kill(holder.pid, signal.SIGKILL)
         holder.wait(timeout=10)
         assert os.path.exists(f"/proc/{child}"), "the child should outlive its parent here"
-        deadline = time.monotonic() + 5
-        while True:
-            try:
-                JobLock(db).acquire()
-                break
-            except LockHeld:
-                assert time.monotonic() < deadline, "the forked child still holds the lock"
-                time.sleep(0.05)
+        _taken_within(db, 5, "the forked child still holds the lock")
     finally:
         if holder.poll() is None:
             holder.kill()
