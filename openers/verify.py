@@ -20,6 +20,7 @@ Staging is re-derived on a process pool, in batches of hands.
 from __future__ import annotations
 
 import io
+import sqlite3
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
@@ -35,7 +36,9 @@ from audit.batch import default_workers, process_pool
 from ingest.frames import STG_ACTIONS, STG_HANDS, STG_SEATS, hand_tables
 from ingest.reader import HandReader, ParsedHand
 from openers.nightly.storeopen import connect_waiting
+from schemas import reviews as review_store
 from schemas.records import HandRecord
+from schemas.reviews import reviews_path_for
 from schemas.seals import Mismatch, check_raw, seals, unsealed_hands
 from schemas.seals import check as check_seals
 from schemas.store import DEFAULT_DB
@@ -238,11 +241,15 @@ def _detail(con: duckdb.DuckDBPyConnection, table: str, schema: pa.Schema,
 def check_reviews(con: duckdb.DuckDBPyConnection, path: Path,
                   chain: ReviewChain) -> list[Mismatch]:
     """Check 4: the review file's chain, and its head against the newest seal that has one."""
-    problems = [Mismatch(f"review file {path.name}", str(b)) for b in chain.verify_chain(path)]
+    try:
+        breaks = chain.verify_chain(path)
+        events, head = chain.chain_head(path)
+    except (sqlite3.Error, OSError) as exc:
+        return [Mismatch(f"review file {path.name}", f"cannot be read: {exc}")]
+    problems = [Mismatch(f"review file {path.name}", str(b)) for b in breaks]
     sealed = [s for s in seals(con) if s.review_events is not None]
     if sealed:
         last = sealed[-1]
-        events, head = chain.chain_head(path)
         assert last.review_events is not None
         if events < last.review_events:
             problems.append(Mismatch(
@@ -291,6 +298,9 @@ def verify(
         "--workers", min=1, help="Processes re-deriving staging (default: every core).")] = None,
     wait: Annotated[float, typer.Option(
         "--wait", min=0, help="Seconds to wait while the nightly job holds the store.")] = 60.0,
+    reviews: Annotated[Path | None, typer.Option(
+        "--reviews", help="The review file (default: beside the store, "
+                          "NAME.reviews.sqlite).")] = None,
 ) -> None:
     """Check that the store is what was read and sealed: raw hashes, staging re-derived
     from the raw text, the seal chain and the review file's chain.
@@ -308,7 +318,7 @@ def verify(
         raise typer.Exit(2) from None
     try:
         report = verify_store(con, workers=workers or default_workers(),
-                              reviews=review_chain_for(db), head=head)
+                              reviews=review_chain_for(db, reviews), head=head)
     finally:
         con.close()
     for notice in report.notices:
@@ -320,18 +330,21 @@ def verify(
     raise typer.Exit(1 if report.mismatches else 0)
 
 
-def review_chain_for(db: Path) -> tuple[Path, ReviewChain] | None:
-    """The review file beside ``db`` and what checks its chain; None until the review
-    store keeps a chain."""
-    return None
+def review_chain_for(db: Path, reviews: Path | None = None) -> tuple[Path, ReviewChain]:
+    """The review file of ``db`` (beside it unless given) and what checks its chain."""
+    return (reviews if reviews is not None else reviews_path_for(db)), review_store
 
 
 def review_head(db: Path) -> tuple[int, str] | None:
-    """The review file's chain head now, for a seal to record (None: no review file)."""
-    found = review_chain_for(db)
-    if found is None or not found[0].exists():
+    """The chain head of the review file beside ``db``, for a seal to record (None: no
+    file, or one that cannot be read: ``openers verify`` names why)."""
+    path, chain = review_chain_for(db)
+    if not path.exists():
         return None
-    return found[1].chain_head(found[0])
+    try:
+        return chain.chain_head(path)
+    except (sqlite3.Error, OSError, review_store.ReviewFileTampered):
+        return None
 
 
 def register(app: typer.Typer) -> None:

@@ -13,7 +13,7 @@ import duckdb
 
 from openers.nightly.job import FailOn, NightlyOptions, NightlyResult, run_nightly
 from openers.nightly.joblog import JobLog, LogFormat
-from openers.verify import verify_store
+from openers.verify import review_chain_for, verify_store
 
 #: The store's content that a run must leave the same whether or not it was interrupted:
 #: table -> columns left out (load times and run ids differ between runs by nature).
@@ -103,7 +103,8 @@ def mismatches(db: Path) -> list[str]:
     """What ``openers verify`` finds wrong with the store (nothing, for any store a run made)."""
     con = duckdb.connect(str(db), read_only=True)
     try:
-        return [str(m) for m in verify_store(con, workers=1).mismatches]
+        report = verify_store(con, workers=1, reviews=review_chain_for(db))
+        return [str(m) for m in report.mismatches]
     finally:
         con.close()
 

@@ -4,6 +4,7 @@ edit of the store, and the nightly job refuses to write over one."""
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from typer.testing import CliRunner
 from openers.cli import app
 from openers.nightly.job import ExitCode
 from openers.verify import verify_store
+from schemas.reviews import Change, FindingKey, record, reviews_path_for
 from schemas.seals import seal
 from schemas.store import transaction
 from tests.nightly.handmaker import START, hand_text, write_day
@@ -231,3 +233,36 @@ def test_the_job_never_re_audits_an_edited_old_hand(store):
     assert refused.exit_code is ExitCode.FAILED
     assert "hands to audit do not match their seals" in (refused.error or "")
     assert "seal 1 (runs 1-1)" in (refused.error or "")
+
+
+def test_the_real_review_file_is_sealed_with_each_run_and_checked(store):
+    """The review file's chain (schemas.reviews) and its head recorded by the next run:
+    an edit behind the dashboards' back and events cut from its end are both named."""
+    root, reviews = store.parent, reviews_path_for(store)
+    keys = [FindingKey(HAND, "B101", None, None), FindingKey("BCY-T01-000007", "B101", None,
+                                                                None)]
+    for key in keys:
+        record(reviews, [key], Change(note="looked at it"), "ana")
+    write_day(root / "inbox", TABLES, range(20, 22), append=True)
+    assert run_in_process(root).exit_code is ExitCode.OK
+    assert mismatches(store) == []
+    con = duckdb.connect(str(store), read_only=True)
+    try:
+        head = con.execute("SELECT review_events FROM ops_seals ORDER BY seal_id DESC "
+                           "LIMIT 1").fetchone()
+    finally:
+        con.close()
+    assert head == (2,)
+    edit = sqlite3.connect(reviews)
+    try:
+        edit.executescript("DROP TRIGGER IF EXISTS case_events_no_delete;"
+                           "DROP TRIGGER IF EXISTS case_events_no_update;")
+        edit.execute("DELETE FROM case_events WHERE event_id = 2")
+        edit.commit()
+    finally:
+        edit.close()
+    found = mismatches(store)
+    assert any("holds 1 events; seal 3 recorded 2 (events were removed from its end)" in m
+               for m in found), found
+    assert any(m.startswith(f"review file {reviews.name}: ") and "trigger" in m.lower()
+               for m in found), found
