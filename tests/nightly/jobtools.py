@@ -99,6 +99,15 @@ def _normal(value: Any, root: Path) -> Any:
     return value
 
 
+def rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
+    """The rows of a query on the store, read-only."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
 def mismatches(db: Path) -> list[str]:
     """What ``openers verify`` finds wrong with the store (nothing, for any store a run made)."""
     con = duckdb.connect(str(db), read_only=True)

@@ -14,13 +14,19 @@ import signal
 import time
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from openers.nightly.checkpoints import CHECKPOINTS, KILL_ENV
 from openers.nightly.job import ExitCode, FailOn
 from tests.nightly.handmaker import broken_hand_text, write_day
-from tests.nightly.jobtools import mismatches, run_in_process, run_totals, snapshot, start_job
+from tests.nightly.jobtools import (
+    mismatches,
+    rows,
+    run_in_process,
+    run_totals,
+    snapshot,
+    start_job,
+)
 
 #: Small ingest batches so that a file spans several batches (kill between two of them).
 BATCH = "7"
@@ -67,13 +73,8 @@ def _recover_and_compare(root: Path, uninterrupted) -> None:
     assert run_totals(db) == expected_totals
     assert mismatches(db) == []  # the recovered store verifies against its seals
     # Every finished run has its report, even one killed before writing it.
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        missing = con.execute("SELECT run_id FROM runs WHERE status IN ('ok', 'findings') "
-                              "AND reports_to IS NOT NULL AND report_dir IS NULL").fetchall()
-    finally:
-        con.close()
-    assert missing == []
+    assert rows(db, "SELECT run_id FROM runs WHERE status IN ('ok', 'findings') "
+                    "AND reports_to IS NOT NULL AND report_dir IS NULL") == []
 
 
 def test_every_checkpoint_is_tried():

@@ -13,11 +13,9 @@ import sys
 import time
 from pathlib import Path
 
-import duckdb
-
 from openers.nightly.job import ExitCode
 from tests.nightly.handmaker import write_day
-from tests.nightly.jobtools import run_in_process, start_job
+from tests.nightly.jobtools import rows, run_in_process, start_job
 
 #: A dashboard whose copy of the store is slow (a big store): it says when it holds the
 #: store, and copies only once the file ``sys.argv[3]`` exists.
@@ -65,12 +63,7 @@ def _wait_for(path: Path, timeout: float = 60.0) -> None:
 
 
 def _runs(db: Path) -> list[tuple[str, int]]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return [(str(s), int(c)) for s, c in
-                con.execute("SELECT status, hands FROM runs ORDER BY run_id").fetchall()]
-    finally:
-        con.close()
+    return [(str(s), int(c)) for s, c in rows(db, "SELECT status, hands FROM runs ORDER BY run_id")]
 
 
 def test_a_job_started_during_a_dashboard_snapshot_waits_for_it(tmp_path):

@@ -6,14 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import duckdb
-
 from openers.nightly.job import ExitCode, FailOn
 from openers.nightly.quality import QualityCode
 from openers.nightly.runs import RunStatus
 from schemas.findings import Severity
 from tests.nightly.handmaker import write_day
-from tests.nightly.jobtools import run_in_process
+from tests.nightly.jobtools import rows, run_in_process
 
 TABLES = ("T01", "T02", "T03")
 
@@ -25,13 +23,9 @@ def _night(root: Path, **extra):
 
 
 def _quality(root: Path) -> list[tuple]:
-    con = duckdb.connect(str(root / "store.duckdb"), read_only=True)
-    try:
-        return con.execute(
-            "SELECT run_id, code, severity, table_id, observed, expected, message, evidence "
-            "FROM data_quality ORDER BY run_id, code, table_id").fetchall()
-    finally:
-        con.close()
+    return rows(root / "store.duckdb",
+                "SELECT run_id, code, severity, table_id, observed, expected, message, evidence "
+                "FROM data_quality ORDER BY run_id, code, table_id")
 
 
 def test_an_empty_inbox_is_a_critical_finding_and_exit_1(tmp_path):

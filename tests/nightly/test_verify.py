@@ -19,7 +19,7 @@ from schemas.reviews import Change, FindingKey, record, reviews_path_for
 from schemas.seals import seal
 from schemas.store import transaction
 from tests.nightly.handmaker import START, hand_text, write_day
-from tests.nightly.jobtools import mismatches, run_in_process
+from tests.nightly.jobtools import mismatches, rows, run_in_process
 
 TABLES = ("T01", "T02", "T03")
 #: A hand with an over-cap raise (every 7th hand is one): it has a finding, and actions.
@@ -148,11 +148,7 @@ def test_the_job_refuses_to_write_over_an_edit_and_openers_audit_repairs_finding
     assert refused.exit_code is ExitCode.FAILED
     assert "does not match its last seal" in (refused.error or "")
     assert "table T02" in (refused.error or "")
-    con = duckdb.connect(str(store), read_only=True)
-    try:
-        assert con.execute("SELECT count(*) FROM raw_hands").fetchone() == (60,)  # nothing read
-    finally:
-        con.close()
+    assert rows(store, "SELECT count(*) FROM raw_hands") == [(60,)]  # nothing was read
     # Findings are derived data: a re-audit from the sealed raw hands restores and seals them.
     assert CliRunner().invoke(app, ["audit", "--db", str(store)]).exit_code == 0
     assert mismatches(store) == []
@@ -246,13 +242,8 @@ def test_the_real_review_file_is_sealed_with_each_run_and_checked(store):
     write_day(root / "inbox", TABLES, range(20, 22), append=True)
     assert run_in_process(root).exit_code is ExitCode.OK
     assert mismatches(store) == []
-    con = duckdb.connect(str(store), read_only=True)
-    try:
-        head = con.execute("SELECT review_events FROM ops_seals ORDER BY seal_id DESC "
-                           "LIMIT 1").fetchone()
-    finally:
-        con.close()
-    assert head == (2,)
+    assert rows(store, "SELECT review_events FROM ops_seals ORDER BY seal_id DESC LIMIT 1") == [
+        (2,)]
     edit = sqlite3.connect(reviews)
     try:
         edit.executescript("DROP TRIGGER IF EXISTS case_events_no_delete;"
