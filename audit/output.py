@@ -2,7 +2,8 @@
 
 Text is linter-like, one finding a line: ``HAND_ID:LINE CODE message`` (no
 ``:LINE`` when a finding has no line). The structured formats carry the keys of
-:data:`FIELDS`; ``evidence`` is a JSON object (a JSON string in CSV).
+:data:`FIELDS`; ``evidence`` is a JSON object and ``lines`` a JSON array (JSON strings
+in CSV).
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from typing import Any, TextIO
 
 from schemas.findings import Finding
 
-FIELDS = ("hand_id", "table", "code", "name", "severity", "seat", "line", "action_index",
-          "message", "evidence", "source")
+FIELDS = ("hand_id", "table", "code", "name", "severity", "seat", "line", "lines",
+          "action_index", "message", "evidence", "source")
 
 
 class Format(StrEnum):
@@ -33,8 +34,8 @@ def finding_row(f: Finding) -> dict[str, Any]:
     return {
         "hand_id": f.hand_id, "table": f.table_id, "code": f.code, "name": f.name,
         "severity": f.severity.value, "seat": f.seat, "line": f.line,
-        "action_index": f.action_index, "message": f.message, "evidence": f.evidence,
-        "source": f.source,
+        "lines": list(f.lines), "action_index": f.action_index, "message": f.message,
+        "evidence": f.evidence, "source": f.source,
     }
 
 
@@ -59,6 +60,7 @@ def _csv_lines(findings: Iterable[Finding]) -> Iterator[str]:
     for f in findings:
         row = finding_row(f)
         row["evidence"] = json.dumps(row["evidence"], sort_keys=True)
+        row["lines"] = json.dumps(row["lines"])
         writer.writerow(row)
         yield sink.value
 

@@ -39,6 +39,13 @@ class Finding(BaseModel):
     line: int | None = Field(
         default=None, description="Line number in the source file of the offending line."
     )
+    lines: list[int] = Field(
+        default_factory=list,
+        description=(
+            "Every line the finding is about, ascending: the offender's own line(s) and the "
+            "line where the fault became certain (``line`` is among them)."
+        ),
+    )
     action_index: int | None = Field(
         default=None, description="Index of the offending action within the hand."
     )

@@ -42,7 +42,7 @@ def test_check_jsonl_json_and_csv_carry_the_keys() -> None:
     jsonl = runner.invoke(app, ["check", B105, "--format", "jsonl", "--select", "B"])
     rows = [json.loads(x) for x in jsonl.stdout.splitlines()]
     assert len(rows) == 2 and all(keys <= set(r) for r in rows)
-    assert rows[0]["evidence"]["owed"] == 1000  # cents
+    assert rows[0]["evidence"]["owed_cents"] == 1000  # cents
     as_json = json.loads(
         runner.invoke(app, ["check", B105, "--format", "json", "--select", "B"]).stdout)
     assert as_json == rows
