@@ -12,17 +12,22 @@ deals' sequences are checked in the main process.
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import gzip
 import io
+import multiprocessing
 import os
 import re
+import signal
+import sys
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from multiprocessing.context import BaseContext
 from pathlib import Path
 
 from audit.engine import AuditResult, audit_hand, audit_sequences, merge
@@ -201,8 +206,37 @@ def _map(batches: Sequence[Batch], profile: Profile, workers: int) -> Iterator[B
     if workers <= 1 or len(batches) <= 1:
         yield from (audit_batch(b, profile) for b in batches)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with process_pool(workers) as pool:
         yield from pool.map(audit_batch, batches, [profile] * len(batches), chunksize=1)
+
+
+#: prctl(2) option: the signal this process gets when the thread that forked it ends.
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """Pool initializer: the worker is killed (SIGKILL) when the process that forked it dies.
+
+    A worker waiting for its next task never notices its parent's death: a job killed
+    with ``kill -9`` mid-audit would leave its workers running for ever, holding what
+    they inherited. Linux only (``PR_SET_PDEATHSIG``); elsewhere nothing is done.
+    The signal follows the *thread* that started the worker, so pools are started
+    from a thread that outlives them (the main thread, as every pool here is).
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    parent = multiprocessing.parent_process()
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        return
+    if parent is not None and os.getppid() != parent.pid:
+        os._exit(1)  # the parent died before the request was in place: it will never fire
+
+
+def process_pool(workers: int, context: BaseContext | None = None) -> ProcessPoolExecutor:
+    """A process pool whose workers die with this process (see :func:`die_with_parent`)."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                               initializer=die_with_parent)
 
 
 def default_workers() -> int:

@@ -291,7 +291,8 @@ def audit_command(
 ) -> None:
     """Audit the hands in the store and replace their findings (a re-audit never doubles them)."""
     from audit.store import audit_store
-    from schemas.store import DEFAULT_DB, connect
+    from schemas.seals import check_raw, seal
+    from schemas.store import DEFAULT_DB, connect, transaction
 
     prof = _profile(profile, _split(select), _split(ignore))
     db = db or DEFAULT_DB
@@ -303,7 +304,15 @@ def audit_command(
         ensure_compiled(sys.stderr)
     con = connect(db)
     try:
+        if edited := check_raw(con):  # never audit a text edited since it was read
+            for mismatch in edited:
+                typer.echo(f"MISMATCH {mismatch}", err=True)
+            typer.echo("error: the stored hands were edited; nothing audited "
+                       "(`openers verify` lists every difference)", err=True)
+            raise typer.Exit(2)
         summary = audit_store(con, prof, workers=workers, fast=not reference)
+        with transaction(con):
+            seal(con, kind="audit")  # the new audit layer is attested (openers verify)
     finally:
         con.close()
     typer.echo(f"audited {summary.hands} hand(s) with profile {prof.name}: "

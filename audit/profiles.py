@@ -171,8 +171,10 @@ BUILTIN: Mapping[str, Profile] = {
     ),
 }
 
-#: Keys of a house file that are not knobs ([review] and [report]: schemas.office).
-_META_KEYS = frozenset({"extends", "name", "select", "ignore", "severity", "review", "report"})
+#: Keys of a house file that are not knobs ([review] and [report]: schemas.office;
+#: [nightly]: the nightly job's expectations of a night, openers/nightly/quality.py).
+_META_KEYS = frozenset({"extends", "name", "select", "ignore", "severity", "review", "report",
+                        "nightly"})
 _KNOBS = frozenset(f.name for f in dataclasses.fields(Profile)) - _META_KEYS
 _ENUM_KNOBS: Mapping[str, type[StrEnum]] = {
     "progression_end": ProgressionEnd,

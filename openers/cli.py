@@ -36,6 +36,7 @@ AREAS = (
     area("openers.generator.cli", "generate"),
     area("openers.export", "export"),
     area("openers.warmup", "warmup"),
+    area("openers.verify", "verify"),
 )
 SETTINGS: dict[str, Any] = {
     "add_completion": False,

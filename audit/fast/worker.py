@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from audit.batch import no_cyclic_gc
+from audit.batch import no_cyclic_gc, process_pool
 from audit.engine import AuditResult, audit_hand, audit_sequences
 from audit.fast.certify_betting import certify_betting
 from audit.fast.certify_cards import certify_cards
@@ -227,6 +227,6 @@ def warm_pool(workers: int) -> ProcessPoolExecutor:
     forking is safe). Elsewhere the platform's default start method is used.
     """
     if "fork" not in multiprocessing.get_all_start_methods():
-        return ProcessPoolExecutor(max_workers=workers)
+        return process_pool(workers)
     warm_up()
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+    return process_pool(workers, multiprocessing.get_context("fork"))

@@ -25,6 +25,7 @@ EXPECTED = {
     "generate",
     "export",
     "warmup",
+    "verify",
 }
 
 
