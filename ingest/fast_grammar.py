@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from schemas.records import CARD_CODES, Game, Openers
 
-AMOUNT = r"\d{1,13}(?:\.\d{1,2})?"
+AMOUNT = r"[0-9]{1,13}(?:\.[0-9]{1,2})?"
 # Free text as the reference parser keeps it from a right-stripped line: it cannot end in
 # white space (\x1c-\x1f count as white space for Python only, so control characters are
 # left to the reference parser).
@@ -23,7 +23,7 @@ _CARD = "(?:" + "|".join(c.replace("?", r"\?") for c in CARD_CODES) + ")"
 CARD_LIST = rf"\[(?:{_CARD}(?: {_CARD})*)?\]"
 SEAT = r"(?:10|[1-9])"
 ALL_IN = r"(?: and is all-in)?"
-COUNT = r"[1-9]\d{0,8}"
+COUNT = r"[1-9][0-9]{0,8}"
 
 PLAYER_LINE = (
     rf"^Seat {SEAT}: (?:{CARD_LIST}"
@@ -50,11 +50,14 @@ FLOOR_LINE = (
 ACTION_LINE = f"(?:{PLAYER_LINE})|(?:{DEALER_LINE})|(?:{FLOOR_LINE})"
 RESULT_LINE = rf"^(?:Pot: |Rake: |Passed out: carried ){AMOUNT}$"
 
-_YEAR = r"[1-9]\d{3}"
-_2DIGIT_HOUR = r"(?:[01]\d|2[0-3])"
+# Years 2000..8999 and offsets up to ±17:59: inside the bounds of Time (schemas.limits)
+# whatever the day and offset; other times are the reference parser's to judge.
+_YEAR = r"[2-8][0-9]{3}"
+_HOUR = r"(?:[01][0-9]|2[0-3])"
+_OFFSET_HOUR = r"(?:0[0-9]|1[0-7])"
 TIME = (
-    rf"^{_YEAR}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T{_2DIGIT_HOUR}:[0-5]\d:[0-5]\d"
-    rf"(?:[+-]{_2DIGIT_HOUR}:[0-5]\d|Z)$"
+    rf"^{_YEAR}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T{_HOUR}:[0-5][0-9]:[0-5][0-9]"
+    rf"(?:[+-]{_OFFSET_HOUR}:[0-5][0-9]|Z)$"
 )
 IDENTIFIER = r"^[A-Za-z0-9._-]+$"
 # Free text as the reference parser keeps it: no control characters (where Python's and

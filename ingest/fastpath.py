@@ -123,7 +123,10 @@ def parse_columns(texts: Sequence[str], first_lines: Sequence[int]) -> FastBatch
                            "first_line": pl.Series(first_lines, dtype=pl.Int32)})
     hands = hands.join(results, on="idx", how="left").join(firsts, on="idx")
     bad_after = hands.filter(pl.col("time").is_null() | pl.col("pot").is_null())["idx"]
-    rejected = pl.concat([rejected, bad_after]).unique()
+    # A hand with no header line at all (e.g. the second half of a hand split by a stray
+    # blank line) has no row in ``hands``: it is the reference parser's to judge too.
+    headless = firsts.join(hands.select("idx"), on="idx", how="anti")["idx"]
+    rejected = pl.concat([rejected, bad_after, headless]).unique()
     keep = ~pl.col("idx").is_in(rejected.implode())
     hands = hands.filter(keep)
     seats, actions = seats.filter(keep), actions.filter(keep)

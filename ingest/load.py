@@ -8,12 +8,21 @@ before that batch, and reading the same input again adds nothing.
 - same hand id, same SHA-256 as a kept version: a duplicate, skipped and counted;
 - same hand id, other text: a conflict, quarantined with both versions (the first
   version seen stays stored);
-- unreadable hands and files: quarantined with their precise error.
+- unreadable hands and files: quarantined with their precise error;
+- a hand the store refuses (a value a reader should have bounded and did not): found
+  by bisecting the batch, quarantined as ``unstorable``; the rest of the batch is
+  written. Only errors about the data are contained so; a full disk or a lost store
+  still stops the ingest.
+
+Files are named by their canonical path (``Path.resolve``), whatever string named
+them, and their content hash is kept in ``raw_files``. Every hand met is accounted
+for (:mod:`ingest.conservation`): a mismatch raises instead of finishing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import contextlib
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,14 +30,16 @@ import duckdb
 import pyarrow as pa
 
 from ingest.batches import Candidate, ReadBatch, fast_tables, read_batches
+from ingest.conservation import Conservation, ConservationError
 from ingest.errors import ErrorKind
 from ingest.fastpath import FastBatch
 from ingest.frames import StoredVersion, hand_tables, quarantine_table, raw_table
-from ingest.paths import expand_paths
+from ingest.paths import expand_paths, missing_paths
 from ingest.reader import HandReader, QuarantineItem
 from schemas.store import apply_ddl, connect, transaction
 
-__all__ = ["BATCH_SIZE", "READ_SIZE", "IngestSummary", "Progress", "ingest_paths", "load_items"]
+__all__ = ["BATCH_SIZE", "PROBLEMS_KEPT", "READ_SIZE", "IngestSummary", "MissingPathError",
+           "Progress", "canonical_name", "ingest_paths", "load_items"]
 
 #: Hands per transaction. Large enough that DuckDB writes the bigger tables' row groups
 #: straight to the database file at commit (its "optimistic writes"; a smaller
@@ -38,13 +49,39 @@ BATCH_SIZE = 20_000
 #: Hands per fast-path parse: the polars kernels run fastest on frames of about this
 #: many hands (cache-sized); a transaction holds several of them.
 READ_SIZE = 5000
+#: Problems kept in the summary to show (all of them are in the quarantine table).
+PROBLEMS_KEPT = 10_000
+#: Errors of the store about a hand's values (the batch is bisected to find the hand).
+_DATA_ERRORS = (duckdb.ConversionException, duckdb.OutOfRangeException,
+                duckdb.InvalidInputException, duckdb.ConstraintException,
+                duckdb.TypeMismatchException)
+#: Errors building a hand's Arrow rows (a value that fits no column).
+_BUILD_ERRORS = (pa.ArrowException, OverflowError, ValueError, TypeError)
+
+
+class MissingPathError(ValueError):
+    """Paths given to ingest that name nothing: a usage error, and nothing is stored."""
+
+    def __init__(self, paths: Sequence[str]) -> None:
+        self.paths = list(paths)
+        super().__init__("no such file, folder or matching glob: " + ", ".join(self.paths))
+
+
+def canonical_name(path: str | Path) -> str:
+    """The name a file is stored under: its absolute path, links resolved."""
+    return str(Path(path).resolve())
 
 
 @dataclass
 class IngestSummary:
-    """What one ingest did. ``quarantined`` counts unreadable hands and files seen
-    (conflicts are counted in ``conflicts`` only); ``quarantine_added`` the quarantine
-    rows that were new to the store."""
+    """What one ingest did.
+
+    ``hands_read`` counts every hand met (text chunk or JSON line); each one is
+    ``stored``, a ``duplicate``, a ``conflict`` or ``quarantined`` (unreadable or
+    unstorable), which :attr:`conservation` checks. ``file_problems`` counts items
+    about whole files; ``quarantine_added`` the quarantine rows new to the store.
+    ``problems`` keeps the first PROBLEMS_KEPT problems, ``problems_total`` counts all.
+    """
 
     files: int = 0
     hands_read: int = 0
@@ -52,9 +89,24 @@ class IngestSummary:
     duplicates: int = 0
     conflicts: int = 0
     quarantined: int = 0
+    file_problems: int = 0
     quarantine_added: int = 0
     stored_ids: list[str] = field(default_factory=list)
     problems: list[QuarantineItem] = field(default_factory=list)
+    problems_total: int = 0
+
+    @property
+    def conservation(self) -> Conservation:
+        """The counts as a balance (conflicts are quarantined hands)."""
+        return Conservation(self.hands_read, self.stored, self.duplicates,
+                            self.quarantined + self.conflicts, self.file_problems)
+
+    def note(self, problems: Sequence[QuarantineItem]) -> None:
+        """Count ``problems`` and keep them while there is room."""
+        self.problems_total += len(problems)
+        room = PROBLEMS_KEPT - len(self.problems)
+        if room > 0:
+            self.problems += problems[:room]
 
 
 @dataclass(frozen=True)
@@ -71,24 +123,34 @@ class Progress:
 class _FileDone:
     path: str
     size: int | None
-    hands_read: int
-    quarantined: int
+    counts: Conservation  # hands met, unreadable ones, file items
     resume_offset: int
     resume_line: int
+    sha256: str | None
+    content_bytes: int
+
+
+def _unregister(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """Drop a registered frame; in an aborted transaction that fails, and the error that
+    aborted it is the one to report (registering the name again replaces it)."""
+    with contextlib.suppress(duckdb.TransactionException):
+        con.unregister(name)
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table, verb: str = "INSERT",
-            stamp: bool = True) -> None:
+            stamp: bool = True) -> int:
+    """Insert ``data`` into ``table``; the number of rows inserted."""
     if data.num_rows == 0:
-        return
+        return 0
     cols = ", ".join(f'"{c}"' for c in data.column_names)
     extra_cols, extra_vals = (", ingested_at", ", current_timestamp") if stamp else ("", "")
     con.register("_ingest_batch", data)
     try:
-        con.execute(f"{verb} INTO {table} ({cols}{extra_cols}) "
-                    f"SELECT {cols}{extra_vals} FROM _ingest_batch")
+        done = con.execute(f"{verb} INTO {table} ({cols}{extra_cols}) "
+                           f"SELECT {cols}{extra_vals} FROM _ingest_batch").fetchall()
     finally:
-        con.unregister("_ingest_batch")
+        _unregister(con, "_ingest_batch")
+    return int(done[0][0]) if done else 0
 
 
 class _Pending:
@@ -120,7 +182,7 @@ def _stored_text(con: duckdb.DuckDBPyConnection, hand_id: str) -> str:
     return str(rows[0][0]) if rows else ""
 
 
-def _staging(new: list[Candidate]) -> dict[str, pa.Table]:
+def _staging(new: Sequence[Candidate]) -> dict[str, pa.Table]:
     """The staging rows of the new hands, from the fast path's frames and from records."""
     parts: dict[str, list[pa.Table]] = {"stg_hands": [], "stg_seats": [], "stg_actions": []}
     by_batch: dict[int, tuple[FastBatch, list[Candidate]]] = {}
@@ -135,6 +197,81 @@ def _staging(new: list[Candidate]) -> dict[str, pa.Table]:
     return {name: pa.concat_tables(data) for name, data in parts.items()}
 
 
+@dataclass
+class _Rows:
+    """The Arrow rows of a flush: the new hands' raw and staging rows, the quarantine."""
+
+    new: list[Candidate]
+    raw: pa.Table
+    staging: dict[str, pa.Table]
+    unstorable: list[QuarantineItem]
+
+
+def _unstorable(hand: Candidate, reason: BaseException) -> QuarantineItem:
+    error = (f"line {hand.first_line}: hand {hand.hand_id} was read but the store cannot hold "
+             f"its values ({type(reason).__name__}: {str(reason).splitlines()[0][:300]})")
+    return QuarantineItem(hand.file, hand.first_line, hand.hand_id, ErrorKind.UNSTORABLE, error,
+                          hand.raw_text, hand.first_line, hand.sha256, hand.end_offset)
+
+
+def _rows(new: list[Candidate]) -> _Rows:
+    """Build the rows of ``new``; a hand whose values fit no column is set aside."""
+    try:
+        return _Rows(new, raw_table(new), _staging(new), [])
+    except _BUILD_ERRORS:
+        pass
+    kept: list[Candidate] = []
+    unstorable: list[QuarantineItem] = []
+    for hand in new:  # rare: find the hands at fault one by one
+        try:
+            raw_table([hand])
+            _staging([hand])
+        except _BUILD_ERRORS as exc:
+            unstorable.append(_unstorable(hand, exc))
+        else:
+            kept.append(hand)
+    return _Rows(kept, raw_table(kept), _staging(kept), unstorable)
+
+
+def _insert_hands(con: duckdb.DuckDBPyConnection, rows: _Rows) -> None:
+    inserted = _insert(con, "raw_hands", rows.raw)
+    for table, data in rows.staging.items():
+        _insert(con, table, data, stamp=False)
+    if inserted != len(rows.new):
+        raise ConservationError(f"{len(rows.new):,} new hands but {inserted:,} raw_hands rows "
+                                "written")
+
+
+def _fits(con: duckdb.DuckDBPyConnection, hands: list[Candidate]) -> bool:
+    """Whether the store takes the rows of ``hands`` (tried, then rolled back)."""
+    con.begin()
+    try:
+        _insert_hands(con, _rows(hands))
+        return True
+    except _DATA_ERRORS:
+        return False
+    finally:
+        con.rollback()
+
+
+def _refused(con: duckdb.DuckDBPyConnection, hands: list[Candidate]
+             ) -> list[tuple[Candidate, BaseException]]:
+    """The hands of ``hands`` the store refuses, found by bisection."""
+    if len(hands) == 1:
+        con.begin()
+        try:
+            _insert_hands(con, _rows(hands))
+        except _DATA_ERRORS as exc:
+            return [(hands[0], exc)]
+        finally:
+            con.rollback()
+        return []
+    if _fits(con, hands):
+        return []
+    half = len(hands) // 2
+    return _refused(con, hands[:half]) + _refused(con, hands[half:])
+
+
 def _flush(con: duckdb.DuckDBPyConnection, pending: _Pending, summary: IngestSummary) -> None:
     """Classify the pending hands and write everything in one transaction."""
     candidates = [c for b in pending.batches for c in b.candidates]
@@ -143,7 +280,7 @@ def _flush(con: duckdb.DuckDBPyConnection, pending: _Pending, summary: IngestSum
     new: list[Candidate] = []
     conflicts: list[QuarantineItem] = []
     others: list[StoredVersion | None] = []
-    duplicates = 0
+    duplicates: list[Candidate] = []
     for hand in candidates:
         version = kept.get(hand.hand_id)
         if version is None:
@@ -151,34 +288,73 @@ def _flush(con: duckdb.DuckDBPyConnection, pending: _Pending, summary: IngestSum
                                                hand.raw_text)
             new.append(hand)
         elif version.sha256 == hand.sha256:
-            duplicates += 1
+            duplicates.append(hand)
         else:
             if not version.raw_text:
                 version = kept[hand.hand_id] = StoredVersion(
                     version.sha256, version.file, version.line, _stored_text(con, hand.hand_id))
             conflicts.append(_conflict(hand, version))
             others.append(version)
-    quarantine = quarantine_table([*problems, *conflicts], [*([None] * len(problems)), *others])
-    staging = _staging(new)
-    with transaction(con):
-        before = _count(con, "quarantine")
-        _insert(con, "raw_hands", raw_table(new))
-        for table, data in staging.items():
-            _insert(con, table, data, stamp=False)
-        _insert(con, "quarantine", quarantine, verb="INSERT OR IGNORE")
-        added = _count(con, "quarantine") - before
-        for done in pending.files:
-            con.execute(
-                "INSERT OR REPLACE INTO raw_files VALUES (?, ?, ?, ?, ?, ?, current_timestamp)",
-                [done.path, done.size, done.hands_read, done.quarantined, done.resume_offset,
-                 done.resume_line],
-            )
-    summary.stored += len(new)
-    summary.stored_ids += [h.hand_id for h in new]
-    summary.duplicates += duplicates
+    rows = _rows(new)
+    try:
+        added = _write(con, pending, rows, problems, conflicts, others)
+    except _DATA_ERRORS:
+        # A value the readers let through and the store refuses: bisect, set it aside.
+        refused = {id(hand): exc for hand, exc in _refused(con, rows.new)}
+        rows = _rows([h for h in rows.new if id(h) not in refused])
+        rows.unstorable += [_unstorable(h, refused[id(h)]) for h in new if id(h) in refused]
+        added = _write(con, pending, rows, problems, conflicts, others)
+    summary.stored += len(rows.new)
+    summary.stored_ids += [h.hand_id for h in rows.new]
+    summary.duplicates += len(duplicates)
     summary.conflicts += len(conflicts)
+    summary.quarantined += len(rows.unstorable)
     summary.quarantine_added += added
-    summary.problems += conflicts
+    summary.note([*conflicts, *rows.unstorable])
+    if len(candidates) != len(rows.new) + len(duplicates) + len(conflicts) + len(rows.unstorable):
+        raise ConservationError(f"{len(candidates):,} hands read in a batch but "
+                                f"{len(rows.new) + len(duplicates) + len(conflicts):,} classified")
+
+
+def _write(con: duckdb.DuckDBPyConnection, pending: _Pending, rows: _Rows,
+           problems: list[QuarantineItem], conflicts: list[QuarantineItem],
+           others: list[StoredVersion | None]) -> int:
+    """Write a flush in one transaction; the number of quarantine rows new to the store."""
+    items = [*problems, *conflicts, *rows.unstorable]
+    quarantine = quarantine_table(
+        items, [*([None] * len(problems)), *others, *([None] * len(rows.unstorable))])
+    with transaction(con):
+        _insert_hands(con, rows)
+        added = _insert(con, "quarantine", quarantine, verb="INSERT OR IGNORE")
+        _check_quarantined(con, quarantine)
+        for done in pending.files:
+            c = done.counts
+            con.execute(
+                "INSERT OR REPLACE INTO raw_files (source_file, size_bytes, hands_read, "
+                "quarantined, resume_offset, resume_line, ingested_at, sha256, content_bytes, "
+                "file_problems) VALUES (?, ?, ?, ?, ?, ?, current_timestamp, ?, ?, ?)",
+                [done.path, done.size, c.hands, c.quarantined + c.file_problems, done.resume_offset,
+                 done.resume_line, done.sha256, done.content_bytes, c.file_problems],
+            )
+    return added
+
+
+def _check_quarantined(con: duckdb.DuckDBPyConnection, rows: pa.Table) -> None:
+    """Every quarantine row of the flush is in the store (new, or there from before)."""
+    if rows.num_rows == 0:
+        return
+    keys = rows.select(["file", "line", "kind", "sha256"])
+    con.register("_ingest_keys", keys)
+    try:
+        found = con.execute(
+            "SELECT count(*) FROM (SELECT DISTINCT * FROM _ingest_keys) k "
+            "JOIN quarantine q USING (file, line, kind, sha256)").fetchall()[0][0]
+        wanted = con.execute(
+            "SELECT count(*) FROM (SELECT DISTINCT * FROM _ingest_keys)").fetchall()[0][0]
+    finally:
+        _unregister(con, "_ingest_keys")
+    if found != wanted:
+        raise ConservationError(f"{wanted:,} quarantine rows written but {found:,} in the store")
 
 
 def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
@@ -211,33 +387,44 @@ def load_items(
     files_total: int = 0,
     batch_size: int = BATCH_SIZE,
 ) -> IngestSummary:
-    """Read every reader to its end and load what it yields (see the module docstring)."""
+    """Read every reader to its end and load what it yields (see the module docstring).
+
+    Raises :class:`~ingest.conservation.ConservationError` if a hand met is not
+    accounted for (after the batches before it are written).
+    """
     summary = summary if summary is not None else IngestSummary()
     pending = _Pending()
     for reader in readers:
-        read = quarantined = 0
+        counts = Conservation()  # what this file's read gave (unreadable ones only)
         for batch in read_batches(reader, min(batch_size, READ_SIZE)):
-            file_problems = [p for p in batch.problems if p.kind in _FILE_KINDS]
-            read += len(batch) - len(file_problems)
-            quarantined += len(batch.problems)
-            summary.problems += batch.problems
+            file_items = [p for p in batch.problems if p.is_file_item]
+            hand_items = len(batch.problems) - len(file_items)
+            counts.hands += len(batch.candidates) + hand_items
+            counts.quarantined += hand_items
+            counts.file_problems += len(file_items)
+            summary.hands_read += len(batch.candidates) + hand_items
+            summary.quarantined += hand_items
+            summary.file_problems += len(file_items)
+            summary.note(batch.problems)
             pending.add(batch)
             if pending.size >= batch_size:
                 _flush(con, pending, summary)
                 pending = _Pending()
-                _report(progress, summary, files_total, reader.file, read)
+                _report(progress, summary, files_total, reader.file, 0)
+        if counts.hands != reader.chunks:
+            _flush(con, pending, summary)
+            raise ConservationError(
+                f"{reader.file}: the reader met {reader.chunks:,} hand(s) but "
+                f"{counts.hands:,} came out of it")
         summary.files += 1
-        summary.hands_read += read
-        summary.quarantined += quarantined
         size = reader.path.stat().st_size if reader.path.is_file() else None
-        pending.files.append(_FileDone(reader.file, size, read, quarantined,
-                                       reader.resume_offset, reader.resume_line))
+        pending.files.append(_FileDone(reader.file, size, counts, reader.resume_offset,
+                                       reader.resume_line, reader.content_sha256,
+                                       reader.content_bytes))
         _report(progress, summary, files_total, reader.file, 0)
     _flush(con, pending, summary)
+    summary.conservation.check("after the ingest")
     return summary
-
-
-_FILE_KINDS = (ErrorKind.EMPTY_FILE, ErrorKind.UNREADABLE_FILE)
 
 
 def _report(progress: Callable[[Progress], None] | None, summary: IngestSummary, total: int,
@@ -255,8 +442,13 @@ def ingest_paths(
 ) -> IngestSummary:
     """Ingest files, folders and globs into the store ``db`` (a path or an open connection).
 
-    A connection given must not be inside a transaction: each batch opens its own.
+    Raises :class:`MissingPathError` before touching the store when a path names
+    nothing. A connection given must not be inside a transaction: each batch opens its own.
     """
+    paths = list(paths)
+    missing = missing_paths(paths)
+    if missing:
+        raise MissingPathError(missing)
     files = expand_paths(paths)
     if isinstance(db, duckdb.DuckDBPyConnection):
         con = db
@@ -265,8 +457,9 @@ def ingest_paths(
     else:
         con = connect(db)
     try:
-        return load_items(con, (HandReader(f) for f in files), progress=progress,
-                          files_total=len(files), batch_size=batch_size)
+        readers = (HandReader(f, name=canonical_name(f)) for f in files)
+        return load_items(con, readers, progress=progress, files_total=len(files),
+                          batch_size=batch_size)
     finally:
         if con is not db:
             con.close()

@@ -37,8 +37,7 @@ def validate_paths(files: Iterable[str | Path]) -> ValidationReport:
         for batch in read_batches(HandReader(path), BATCH_SIZE):
             for problem in batch.problems:
                 report.problems.append(problem)
-                report.hands += problem.kind not in (ErrorKind.EMPTY_FILE,
-                                                     ErrorKind.UNREADABLE_FILE)
+                report.hands += not problem.is_file_item
             for item in batch.candidates:
                 report.hands += 1
                 seen = first.get(item.hand_id)

@@ -98,12 +98,7 @@ class _Unit:
         self.out = UnitResult(unit, np.zeros((len(self.arrays), D_COLUMNS), dtype=np.int64))
 
     def chunk(self, row: int) -> Chunk:
-        h = self.arrays.hands[row]
-        start, end = int(h[H_BYTE_START]), int(h[H_BYTE_END])
-        # The reference's end_offset is not needed by its reader; data and flags are.
-        return Chunk(self.data[start:end], int(h[H_FIRST_LINE]), self.unit.start + start,
-                     self.unit.start + end, bool(self.scanned.terminated[row]),
-                     bool(self.scanned.newline[row]))
+        return self.scanned.chunk(self.data, row, self.unit.start)
 
     def read(self, row: int) -> HandRecord | None:
         """The reference reader's record of ``row`` (None: quarantined, reported once)."""

@@ -49,6 +49,7 @@ from ingest.scan.tokens import (
     starts,
     unprintable_bytes,
 )
+from schemas.limits import MAX_LINE_BYTES
 from schemas.records import SECTION_ORDER
 
 
@@ -92,7 +93,8 @@ _MUCKS = _text(b"mucks")
 @kernel
 def line_end(buf: np.ndarray, pos: int, end: int) -> tuple[int, int]:
     """(the line's newline or ``end``, the end of its text before any CR), or (-1, -1)
-    when the line holds a byte outside printable ASCII (a lone CR included)."""
+    when the line holds a byte outside printable ASCII (a lone CR included) or is longer
+    than MAX_LINE_BYTES."""
     i = pos
     # Eight bytes at a time while all are printable (a line is ~20 bytes).
     while i + 8 <= end and unprintable_bytes(load_word(buf, i)) == 0:
@@ -103,11 +105,11 @@ def line_end(buf: np.ndarray, pos: int, end: int) -> tuple[int, int]:
             i += 1
             continue
         if byte == 10:
-            return i, i
+            return (i, i) if i - pos <= MAX_LINE_BYTES else (-1, -1)
         if byte == 13 and i + 1 < end and buf[i + 1] == 10:
-            return i + 1, i
+            return (i + 1, i) if i - pos <= MAX_LINE_BYTES else (-1, -1)
         return -1, -1
-    return end, end
+    return (end, end) if end - pos <= MAX_LINE_BYTES else (-1, -1)
 
 
 @kernel

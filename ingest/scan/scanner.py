@@ -37,7 +37,13 @@ Status codes (``H_STATUS``):
   misdeal, exposes/deals [..] to Seat N, returns X to Seat N; not read are floor lines,
   ``and is all-in``, ``from side pot``, withdraws, declares openers, retrieves hand;
 - ``ST_RESULT`` 6: a repeated or non-canonical Pot/Rake/Passed out line;
-- ``ST_TIME`` 7: ``Time`` not ``YYYY-MM-DDTHH:MM:SS`` + ``Z``/``±HH:MM``.
+- ``ST_TIME`` 7: ``Time`` not ``YYYY-MM-DDTHH:MM:SS`` + ``Z``/``±HH:MM``, or outside
+  the years 1901..9998 or offsets ±17:59 (inside the bounds of ``schemas.limits``);
+- ``ST_TOO_LONG`` 8: a region over ``MAX_HAND_BYTES``, never read (the reference
+  quarantines it from its first bytes); a line over ``MAX_LINE_BYTES`` is ``ST_BYTES``.
+
+Memory: the arrays are sized from bounds; the event rows from the lines of the
+chunks, so blank lines between hands cost nothing.
 """
 
 from __future__ import annotations
@@ -53,7 +59,9 @@ from ingest.scan.chunks import (
     C_DATA_END,
     C_END,
     C_FIRST_LINE,
+    C_LINES,
     C_NEWLINE,
+    C_OVERSIZE,
     C_START,
     C_TERMINATED,
     split_chunks,
@@ -86,11 +94,13 @@ from ingest.scan.tokens import (
     ST_RESULT,
     ST_SECTION,
     ST_TIME,
+    ST_TOO_LONG,
 )
+from schemas.limits import MAX_HAND_BYTES
 
 __all__ = [
     "ST_BYTES", "ST_HEADER", "ST_LINE", "ST_MISSING", "ST_READ", "ST_RESULT", "ST_SECTION",
-    "ST_TIME", "ScanResult", "scan",
+    "ST_TIME", "ST_TOO_LONG", "ScanResult", "scan",
 ]
 
 BoolArray = npt.NDArray[np.bool_]
@@ -107,17 +117,26 @@ class ScanResult:
     terminated: BoolArray
     #: Chunk.newline: the chunk's last line ends with a line end.
     newline: BoolArray
+    #: Chunk.oversize and Chunk.oversize_lines (0 for the chunks under the limit).
+    oversize: IntArray
+    oversize_lines: IntArray
 
     def __len__(self) -> int:
         return len(self.arrays)
 
-    def chunk(self, buf: npt.NDArray[np.uint8], index: int) -> Chunk:
-        """The :class:`~ingest.chunks.Chunk` the reference chunker gives for chunk ``index``."""
+    def chunk(self, buf: npt.NDArray[np.uint8] | bytes, index: int, offset: int = 0) -> Chunk:
+        """The :class:`~ingest.chunks.Chunk` the reference chunker gives for chunk ``index``
+        (``offset``: where ``buf`` starts in its file)."""
         row = self.arrays.hands[index]
         start, end = int(row[H_BYTE_START]), int(row[H_BYTE_END])
-        return Chunk(buf[start:end].tobytes(), int(row[H_FIRST_LINE]), start,
-                     int(self.end_offset[index]), bool(self.terminated[index]),
-                     bool(self.newline[index]))
+        oversize = int(self.oversize[index])
+        if oversize:
+            end = start + MAX_HAND_BYTES
+        data = buf[start:end]
+        return Chunk(data if isinstance(data, bytes) else data.tobytes(),
+                     int(row[H_FIRST_LINE]), start + offset, int(self.end_offset[index]) + offset,
+                     bool(self.terminated[index]), bool(self.newline[index]), oversize,
+                     int(self.oversize_lines[index]))
 
 
 @njit(cache=True, nogil=True)
@@ -140,9 +159,12 @@ def _scan_chunks(buf: np.ndarray, chunks: np.ndarray, hands: np.ndarray, seats: 
         # The seat rows and counts are written here, not in a compiled wrapper of
         # scan_hand: numba re-optimises every callee's code at each level of calls, so
         # a level less saves seconds of cold compile.
-        status, seat_mask, new_events, new_cards = scan_hand(
-            buf, start, end, first_line, hand, events, n_events, cards, n_cards, seat_stack,
-            seat_hash)
+        if chunks[h, C_OVERSIZE]:
+            status, seat_mask, new_events, new_cards = ST_TOO_LONG, 0, 0, 0
+        else:
+            status, seat_mask, new_events, new_cards = scan_hand(
+                buf, start, end, first_line, hand, events, n_events, cards, n_cards,
+                seat_stack, seat_hash)
         first_seat = n_seats
         if status == ST_READ:
             for seat in range(1, 11):
@@ -184,10 +206,10 @@ def scan(buf: npt.NDArray[np.uint8], start_line: int = 1, *,
     count = chunks.shape[0]
     # Allocated here, not in compiled code: numpy asks the kernel for huge pages on big
     # arrays, which halves the page-fault cost of the ~4.5 bytes of rows per input
-    # byte. The bounds: an event is a line, a card takes 3 bytes, a hand 10 seats;
-    # untouched pages of the bound cost nothing.
+    # byte. The bounds: an event is a line of a chunk, a card takes 3 bytes, a hand 10
+    # seats (and a seat a line); untouched pages of the bound cost nothing.
     hands = np.zeros((count, H_COLUMNS), dtype=np.int64)
-    seats = np.empty((count * 10, S_COLUMNS), dtype=np.int64)
+    seats = np.empty((min(count * 10, lines), S_COLUMNS), dtype=np.int64)
     events = np.empty((lines, E_COLUMNS), dtype=np.int64)
     cards = np.empty(data.shape[0] // 3 + 1, dtype=np.int8)
     n_seats, n_events, n_cards = _scan_chunks(data, chunks, hands, seats, events, cards)
@@ -196,4 +218,6 @@ def scan(buf: npt.NDArray[np.uint8], start_line: int = 1, *,
         chunks[:, C_END].copy(),
         chunks[:, C_TERMINATED].astype(np.bool_),
         chunks[:, C_NEWLINE].astype(np.bool_),
+        chunks[:, C_OVERSIZE].copy(),
+        chunks[:, C_LINES].copy(),
     )

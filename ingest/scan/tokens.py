@@ -38,6 +38,7 @@ ST_SECTION = 4  # a `***` line that is not the next known section
 ST_LINE = 5  # an action line outside the supported verbs and spellings
 ST_RESULT = 6  # a RESULT line (Pot/Rake/Passed out) not canonical or repeated
 ST_TIME = 7  # Time not `YYYY-MM-DDTHH:MM:SS` with `Z` or `+HH:MM`, or not a real date
+ST_TOO_LONG = 8  # a region over MAX_HAND_BYTES: the reference quarantines it unparsed
 
 FAIL = -1
 
@@ -310,7 +311,10 @@ def time_micros(buf: np.ndarray, pos: int, end: int) -> tuple[int, bool]:
     second = _digits(buf, pos + 17, pos + 19)
     if min(year, month, day, hour, minute, second) < 0:
         return 0, False
-    if year < 1000 or not 1 <= month <= 12 or hour > 23 or minute > 59 or second > 59:
+    # Years 1901..9998 and offsets up to ±17:59 lie inside the bounds of Time
+    # (schemas.limits) whatever the day and offset; the reference judges the others.
+    if year < 1901 or year > 9998 or not 1 <= month <= 12 or hour > 23 or minute > 59 \
+            or second > 59:
         return 0, False
     leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
     month_days = 29 if month == 2 and leap else (
@@ -327,7 +331,7 @@ def time_micros(buf: np.ndarray, pos: int, end: int) -> tuple[int, bool]:
         off_minute = _digits(buf, pos + 23, pos + 25)
         if (sign != 43 and sign != 45) or buf[pos + 22] != 58:
             return 0, False
-        if off_hour < 0 or off_minute < 0 or off_hour > 23 or off_minute > 59:
+        if off_hour < 0 or off_minute < 0 or off_hour > 17 or off_minute > 59:
             return 0, False
         offset = (off_hour * 3600 + off_minute * 60) * (1 if sign == 43 else -1)
     seconds = (_days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60

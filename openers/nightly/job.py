@@ -34,6 +34,7 @@ import pyarrow as pa
 
 from audit.profiles import Profile, ProfileError, load_profile
 from audit.store import audit_store
+from ingest.conservation import record_run
 from ingest.load import BATCH_SIZE, IngestSummary, Progress, load_items
 from ingest.reader import HandReader
 from openers.nightly.checkpoints import checkpoint
@@ -305,6 +306,7 @@ def _finalize(con: duckdb.DuckDBPyConnection, result: NightlyResult, summary: In
             result.status, result.exit_code = RunStatus.OK, ExitCode.OK
         finish_run(con, result.run_id, counts, status=result.status,
                    exit_code=result.exit_code)
+        record_run(con, result.run_id, summary.conservation)  # hands met, where each went
 
 
 def _duplicates(con: duckdb.DuckDBPyConnection, run_id: int, summary: IngestSummary,
