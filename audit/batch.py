@@ -13,7 +13,6 @@ deals' sequences are checked in the main process.
 from __future__ import annotations
 
 import gc
-import gzip
 import io
 import os
 import re
@@ -32,6 +31,7 @@ from audit.replay import Replay
 from ingest.chunks import Chunk, iter_chunks
 from ingest.paths import expand_paths
 from ingest.reader import QuarantineItem, is_jsonl, read_chunk, read_path
+from ingest.source import ByteSource
 from schemas.records import HandRecord
 
 #: Hands per batch: big enough to amortise the pool's messages, small enough to balance cores.
@@ -82,13 +82,10 @@ class CheckReport:
 
 
 def _read_bytes(path: Path) -> bytes | None:
-    try:
-        if path.name.lower().endswith(".gz"):
-            with gzip.open(path, "rb") as f:
-                return f.read()
-        return path.read_bytes()
-    except (OSError, EOFError):
-        return None  # the reader reports it as an unreadable file
+    with ByteSource(path) as source:
+        data = source.read()
+        # A fault: the reader reads the hands before it and reports it, as ingest does.
+        return None if source.fault is not None else data
 
 
 def _sort_key(chunk: Chunk) -> datetime:

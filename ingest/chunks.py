@@ -34,7 +34,7 @@ class ByteStream(Protocol):
 BLOCK_SIZE = 1 << 20
 BOM = b"\xef\xbb\xbf"
 # One or more blank (whitespace-only) lines after a line end.
-_SEPARATOR = re.compile(rb"\n(?:[ \t\f\v]*\r?\n)+")
+_SEPARATOR = re.compile(rb"\n(?:[ \t\f\v]*+\r?\n)++")
 # What may follow a region's last line end and still begin a separator.
 _OPEN_BLANK = re.compile(rb"[ \t\f\v]*\r?")
 # Complete blank lines, and the blanks that may start one.

@@ -115,10 +115,15 @@ def is_jsonl(path: str | Path) -> bool:
 
 def hand_id_in(text: str) -> str | None:
     """The ``Hand:`` id named in a hand's text, if any (for quarantine rows)."""
-    for line in text.split("\n"):
-        if line.startswith("Hand: "):
-            return line[6:].strip() or None
-    return None
+    if text.startswith("Hand: "):
+        at = 6
+    else:
+        at = text.find("\nHand: ")
+        if at < 0:
+            return None
+        at += 7
+    end = text.find("\n", at)
+    return text[at:end if end >= 0 else len(text)].strip() or None
 
 
 class HandReader:

@@ -161,18 +161,20 @@ def _next_separator(buf: np.ndarray, i: int) -> tuple[int, int, int, int]:
 
 
 @njit(cache=True, nogil=True)
-def split_chunks(buf: np.ndarray, start_line: int, skip_bom: bool) -> tuple[IntArray, int]:
-    """The chunk table (``C_*`` columns) of ``buf`` in file order, and a bound on the
-    lines of its chunks that are not oversize (on the event rows; runs of blank lines
-    between hands are not counted, so they cost nothing)."""
+def split_chunks(buf: np.ndarray, start_line: int, skip_bom: bool
+                 ) -> tuple[IntArray, int, int]:
+    """The chunk table (``C_*`` columns) of ``buf`` in file order, and bounds on the lines
+    and the bytes of its chunks that are not oversize (on the event and card rows; runs
+    of blank lines between hands and oversize regions are not counted: they cost nothing)."""
     n = buf.shape[0]
-    out = np.empty((max(16, n // 512), C_COLUMNS), dtype=np.int64)
+    out = np.empty((min(max(16, n // 512), 4096), C_COLUMNS), dtype=np.int64)
     count = int(np.int64(0))  # not a literal 0: see _trim's call
     pos = 0
     if skip_bom and n >= 3 and buf[0] == 0xEF and buf[1] == 0xBB and buf[2] == 0xBF:
         pos = 3
     line = start_line  # the line number of buf[pos]
     chunk_lines = 0
+    chunk_bytes = 0
     while pos < n:
         i, j, newlines, blank_lines = _next_separator(buf, pos)
         terminated = 1 if blank_lines else 0
@@ -197,6 +199,7 @@ def split_chunks(buf: np.ndarray, start_line: int, skip_bom: bool) -> tuple[IntA
             if count < out.shape[0] and out[count, C_START] >= 0:
                 count += 1
                 chunk_lines += newlines + 1
+                chunk_bytes += end - pos
         line += newlines + terminated + blank_lines
         pos = j
-    return out[:count], chunk_lines
+    return out[:count], chunk_lines, chunk_bytes

@@ -202,7 +202,7 @@ def scan(buf: npt.NDArray[np.uint8], start_line: int = 1, *,
     # specialisation for writable arrays, which would double the cold compile when
     # the warm-up passes np.zeros and the worker a file's bytes.
     data.flags.writeable = False
-    chunks, lines = split_chunks(data, start_line, skip_bom)
+    chunks, lines, chunk_bytes = split_chunks(data, start_line, skip_bom)
     count = chunks.shape[0]
     # Allocated here, not in compiled code: numpy asks the kernel for huge pages on big
     # arrays, which halves the page-fault cost of the ~4.5 bytes of rows per input
@@ -211,7 +211,7 @@ def scan(buf: npt.NDArray[np.uint8], start_line: int = 1, *,
     hands = np.zeros((count, H_COLUMNS), dtype=np.int64)
     seats = np.empty((min(count * 10, lines), S_COLUMNS), dtype=np.int64)
     events = np.empty((lines, E_COLUMNS), dtype=np.int64)
-    cards = np.empty(data.shape[0] // 3 + 1, dtype=np.int8)
+    cards = np.empty(chunk_bytes // 3 + 1, dtype=np.int8)
     n_seats, n_events, n_cards = _scan_chunks(data, chunks, hands, seats, events, cards)
     return ScanResult(
         HandArrays(hands, seats[:n_seats], events[:n_events], cards[:n_cards]),
