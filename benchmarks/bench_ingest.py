@@ -134,7 +134,7 @@ def parse_pass(path: Path) -> int:
     for batch in read_batches(HandReader(path), READ_SIZE):
         if batch.problems:
             raise SystemExit(f"unexpected quarantine: {batch.problems[0].error}")
-        count += len(batch.candidates)
+        count += len(batch.hands)
     return count
 
 

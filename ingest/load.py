@@ -25,17 +25,19 @@ import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 
-from ingest.batches import Candidate, ReadBatch, fast_tables, read_batches
+from ingest.batches import ReadBatch, read_batches
 from ingest.conservation import Conservation, ConservationError
 from ingest.errors import ErrorKind
-from ingest.fastpath import FastBatch
-from ingest.frames import StoredVersion, hand_tables, quarantine_table, raw_table
+from ingest.frames import StoredVersion, quarantine_table
 from ingest.paths import expand_paths, missing_paths
 from ingest.reader import HandReader, QuarantineItem
+from ingest.staged import HandRows
 from schemas.store import apply_ddl, connect, transaction
 
 __all__ = ["BATCH_SIZE", "PROBLEMS_KEPT", "READ_SIZE", "IngestSummary", "MissingPathError",
@@ -55,8 +57,6 @@ PROBLEMS_KEPT = 10_000
 _DATA_ERRORS = (duckdb.ConversionException, duckdb.OutOfRangeException,
                 duckdb.InvalidInputException, duckdb.ConstraintException,
                 duckdb.TypeMismatchException)
-#: Errors building a hand's Arrow rows (a value that fits no column).
-_BUILD_ERRORS = (pa.ArrowException, OverflowError, ValueError, TypeError)
 
 
 class MissingPathError(ValueError):
@@ -166,7 +166,7 @@ class _Pending:
         self.size += len(batch)
 
 
-def _stored_versions(con: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, StoredVersion]:
+def _stored_versions(con: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, _Kept]:
     """The kept version (without its text yet) of each id of ``ids`` already in the store."""
     if not ids:
         return {}
@@ -174,7 +174,7 @@ def _stored_versions(con: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str
         "SELECT hand_id, sha256, source_file, first_line FROM raw_hands "
         "WHERE hand_id IN (SELECT unnest(?::VARCHAR[]))", [ids]
     ).fetchall()
-    return {hid: StoredVersion(sha, file, line, "") for hid, sha, file, line in rows}
+    return {hid: _Kept(sha, file, line, -1) for hid, sha, file, line in rows}
 
 
 def _stored_text(con: duckdb.DuckDBPyConnection, hand_id: str) -> str:
@@ -182,71 +182,54 @@ def _stored_text(con: duckdb.DuckDBPyConnection, hand_id: str) -> str:
     return str(rows[0][0]) if rows else ""
 
 
-def _staging(new: Sequence[Candidate]) -> dict[str, pa.Table]:
-    """The staging rows of the new hands, from the fast path's frames and from records."""
-    parts: dict[str, list[pa.Table]] = {"stg_hands": [], "stg_seats": [], "stg_actions": []}
-    by_batch: dict[int, tuple[FastBatch, list[Candidate]]] = {}
-    for c in new:
-        if c.fast is not None:
-            by_batch.setdefault(id(c.fast), (c.fast, []))[1].append(c)
-    tables = [fast_tables(fast, chosen) for fast, chosen in by_batch.values()]
-    tables.append(hand_tables([c.parsed for c in new if c.parsed is not None]))
-    for table in tables:
-        for name, data in table.items():
-            parts[name].append(data)
-    return {name: pa.concat_tables(data) for name, data in parts.items()}
+class _Kept(NamedTuple):
+    """The version of a hand id that is kept: stored before (``row`` -1) or new in this
+    flush (its row)."""
+
+    sha256: str
+    file: str
+    line: int
+    row: int
 
 
-@dataclass
-class _Rows:
-    """The Arrow rows of a flush: the new hands' raw and staging rows, the quarantine."""
+class _Hand(NamedTuple):
+    """One hand of a flush, for the rare messages about it (a conflict, unstorable)."""
 
-    new: list[Candidate]
-    raw: pa.Table
-    staging: dict[str, pa.Table]
-    unstorable: list[QuarantineItem]
+    hand_id: str
+    sha256: str
+    file: str
+    first_line: int
+    end_offset: int
+    raw_text: str
 
 
-def _unstorable(hand: Candidate, reason: BaseException) -> QuarantineItem:
+def _hand(hands: HandRows, row: int) -> _Hand:
+    values = hands.raw.slice(row, 1).to_pylist()[0]
+    return _Hand(values["hand_id"], values["sha256"], values["source_file"],
+                 values["first_line"], values["end_offset"], values["raw_text"])
+
+
+def _unstorable(hand: _Hand, reason: BaseException) -> QuarantineItem:
     error = (f"line {hand.first_line}: hand {hand.hand_id} was read but the store cannot hold "
              f"its values ({type(reason).__name__}: {str(reason).splitlines()[0][:300]})")
     return QuarantineItem(hand.file, hand.first_line, hand.hand_id, ErrorKind.UNSTORABLE, error,
                           hand.raw_text, hand.first_line, hand.sha256, hand.end_offset)
 
 
-def _rows(new: list[Candidate]) -> _Rows:
-    """Build the rows of ``new``; a hand whose values fit no column is set aside."""
-    try:
-        return _Rows(new, raw_table(new), _staging(new), [])
-    except _BUILD_ERRORS:
-        pass
-    kept: list[Candidate] = []
-    unstorable: list[QuarantineItem] = []
-    for hand in new:  # rare: find the hands at fault one by one
-        try:
-            raw_table([hand])
-            _staging([hand])
-        except _BUILD_ERRORS as exc:
-            unstorable.append(_unstorable(hand, exc))
-        else:
-            kept.append(hand)
-    return _Rows(kept, raw_table(kept), _staging(kept), unstorable)
-
-
-def _insert_hands(con: duckdb.DuckDBPyConnection, rows: _Rows) -> None:
-    inserted = _insert(con, "raw_hands", rows.raw)
-    for table, data in rows.staging.items():
+def _insert_hands(con: duckdb.DuckDBPyConnection, hands: HandRows) -> None:
+    inserted = _insert(con, "raw_hands", hands.raw)
+    for table, data in hands.tables().items():
         _insert(con, table, data, stamp=False)
-    if inserted != len(rows.new):
-        raise ConservationError(f"{len(rows.new):,} new hands but {inserted:,} raw_hands rows "
+    if inserted != len(hands):
+        raise ConservationError(f"{len(hands):,} new hands but {inserted:,} raw_hands rows "
                                 "written")
 
 
-def _fits(con: duckdb.DuckDBPyConnection, hands: list[Candidate]) -> bool:
+def _fits(con: duckdb.DuckDBPyConnection, hands: HandRows) -> bool:
     """Whether the store takes the rows of ``hands`` (tried, then rolled back)."""
     con.begin()
     try:
-        _insert_hands(con, _rows(hands))
+        _insert_hands(con, hands)
         return True
     except _DATA_ERRORS:
         return False
@@ -254,75 +237,88 @@ def _fits(con: duckdb.DuckDBPyConnection, hands: list[Candidate]) -> bool:
         con.rollback()
 
 
-def _refused(con: duckdb.DuckDBPyConnection, hands: list[Candidate]
-             ) -> list[tuple[Candidate, BaseException]]:
-    """The hands of ``hands`` the store refuses, found by bisection."""
-    if len(hands) == 1:
+def _refused(con: duckdb.DuckDBPyConnection, hands: HandRows, rows: list[int]
+             ) -> list[tuple[int, BaseException]]:
+    """The rows of ``hands`` among ``rows`` the store refuses, found by bisection."""
+    if len(rows) == 1:
         con.begin()
         try:
-            _insert_hands(con, _rows(hands))
+            _insert_hands(con, hands.take(np.array(rows)))
         except _DATA_ERRORS as exc:
-            return [(hands[0], exc)]
+            return [(rows[0], exc)]
         finally:
             con.rollback()
         return []
-    if _fits(con, hands):
+    if _fits(con, hands.take(np.array(rows))):
         return []
-    half = len(hands) // 2
-    return _refused(con, hands[:half]) + _refused(con, hands[half:])
+    half = len(rows) // 2
+    return _refused(con, hands, rows[:half]) + _refused(con, hands, rows[half:])
 
 
 def _flush(con: duckdb.DuckDBPyConnection, pending: _Pending, summary: IngestSummary) -> None:
     """Classify the pending hands and write everything in one transaction."""
-    candidates = [c for b in pending.batches for c in b.candidates]
+    hands = HandRows.concat([b.hands for b in pending.batches])
     problems = [p for b in pending.batches for p in b.problems]
-    kept = _stored_versions(con, list({c.hand_id for c in candidates}))
-    new: list[Candidate] = []
+    raw = hands.raw
+    ids = raw.column("hand_id").to_pylist()
+    shas = raw.column("sha256").to_pylist()
+    # Reading order: batch by batch, and by first line inside a batch (a batch holds the
+    # scanner's hands before the ones the reference parser read).
+    batch_of = np.repeat(np.arange(len(pending.batches)), [len(b.hands) for b in pending.batches])
+    order = np.lexsort((raw.column("first_line").to_numpy(), batch_of)).tolist()
+    kept = _stored_versions(con, list(set(ids)))
+    new: list[int] = []
+    duplicates: list[int] = []
     conflicts: list[QuarantineItem] = []
     others: list[StoredVersion | None] = []
-    duplicates: list[Candidate] = []
-    for hand in candidates:
-        version = kept.get(hand.hand_id)
+    for row in order:
+        version = kept.get(ids[row])
         if version is None:
-            kept[hand.hand_id] = StoredVersion(hand.sha256, hand.file, hand.first_line,
-                                               hand.raw_text)
-            new.append(hand)
-        elif version.sha256 == hand.sha256:
-            duplicates.append(hand)
+            kept[ids[row]] = _Kept(shas[row], "", 0, row)
+            new.append(row)
+        elif version.sha256 == shas[row]:
+            duplicates.append(row)
         else:
-            if not version.raw_text:
-                version = kept[hand.hand_id] = StoredVersion(
-                    version.sha256, version.file, version.line, _stored_text(con, hand.hand_id))
-            conflicts.append(_conflict(hand, version))
-            others.append(version)
-    rows = _rows(new)
+            hand = _hand(hands, row)
+            if version.row >= 0:
+                first = _hand(hands, version.row)
+                other = StoredVersion(first.sha256, first.file, first.first_line, first.raw_text)
+            else:
+                other = StoredVersion(version.sha256, version.file, version.line,
+                                      _stored_text(con, hand.hand_id))
+            conflicts.append(_conflict(hand, other))
+            others.append(other)
+    new.sort()
+    rows = hands.take(np.array(new, dtype=np.int64))
+    unstorable: list[QuarantineItem] = []
     try:
-        added = _write(con, pending, rows, problems, conflicts, others)
+        added = _write(con, pending, rows, problems, conflicts, others, unstorable)
     except _DATA_ERRORS:
         # A value the readers let through and the store refuses: bisect, set it aside.
-        refused = {id(hand): exc for hand, exc in _refused(con, rows.new)}
-        rows = _rows([h for h in rows.new if id(h) not in refused])
-        rows.unstorable += [_unstorable(h, refused[id(h)]) for h in new if id(h) in refused]
-        added = _write(con, pending, rows, problems, conflicts, others)
-    summary.stored += len(rows.new)
-    summary.stored_ids += [h.hand_id for h in rows.new]
+        refused = dict(_refused(con, rows, list(range(len(rows)))))
+        unstorable = [_unstorable(_hand(rows, r), exc) for r, exc in sorted(refused.items())]
+        rows = rows.take(np.array([r for r in range(len(rows)) if r not in refused],
+                                  dtype=np.int64))
+        added = _write(con, pending, rows, problems, conflicts, others, unstorable)
+    summary.stored += len(rows)
+    summary.stored_ids += rows.raw.column("hand_id").to_pylist()
     summary.duplicates += len(duplicates)
     summary.conflicts += len(conflicts)
-    summary.quarantined += len(rows.unstorable)
+    summary.quarantined += len(unstorable)
     summary.quarantine_added += added
-    summary.note([*conflicts, *rows.unstorable])
-    if len(candidates) != len(rows.new) + len(duplicates) + len(conflicts) + len(rows.unstorable):
-        raise ConservationError(f"{len(candidates):,} hands read in a batch but "
-                                f"{len(rows.new) + len(duplicates) + len(conflicts):,} classified")
+    summary.note([*conflicts, *unstorable])
+    if len(hands) != len(rows) + len(duplicates) + len(conflicts) + len(unstorable):
+        raise ConservationError(f"{len(hands):,} hands read in a batch but "
+                                f"{len(rows) + len(duplicates) + len(conflicts):,} classified")
 
 
-def _write(con: duckdb.DuckDBPyConnection, pending: _Pending, rows: _Rows,
+def _write(con: duckdb.DuckDBPyConnection, pending: _Pending, rows: HandRows,
            problems: list[QuarantineItem], conflicts: list[QuarantineItem],
-           others: list[StoredVersion | None]) -> int:
+           others: list[StoredVersion | None], unstorable: list[QuarantineItem]) -> int:
     """Write a flush in one transaction; the number of quarantine rows new to the store."""
-    items = [*problems, *conflicts, *rows.unstorable]
+    items = [*problems, *conflicts, *unstorable]
     quarantine = quarantine_table(
-        items, [*([None] * len(problems)), *others, *([None] * len(rows.unstorable))])
+        items, [*([None] * len(problems)), *others, *([None] * len(unstorable))])
     with transaction(con):
         _insert_hands(con, rows)
         added = _insert(con, "quarantine", quarantine, verb="INSERT OR IGNORE")
@@ -333,8 +329,9 @@ def _write(con: duckdb.DuckDBPyConnection, pending: _Pending, rows: _Rows,
                 "INSERT OR REPLACE INTO raw_files (source_file, size_bytes, hands_read, "
                 "quarantined, resume_offset, resume_line, ingested_at, sha256, content_bytes, "
                 "file_problems) VALUES (?, ?, ?, ?, ?, ?, current_timestamp, ?, ?, ?)",
-                [done.path, done.size, c.hands, c.quarantined + c.file_problems, done.resume_offset,
-                 done.resume_line, done.sha256, done.content_bytes, c.file_problems],
+                [done.path, done.size, c.hands, c.quarantined + c.file_problems,
+                 done.resume_offset, done.resume_line, done.sha256, done.content_bytes,
+                 c.file_problems],
             )
     return added
 
@@ -368,7 +365,7 @@ def _count(con: duckdb.DuckDBPyConnection, table: str) -> int:
     return int(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
 
 
-def _conflict(hand: Candidate, kept: StoredVersion) -> QuarantineItem:
+def _conflict(hand: _Hand, kept: StoredVersion) -> QuarantineItem:
     error = (
         f"line {hand.first_line}: hand {hand.hand_id} conflicts with the version "
         f"stored from {kept.file} line {kept.line} (same id, different text; "
@@ -399,10 +396,10 @@ def load_items(
         for batch in read_batches(reader, min(batch_size, READ_SIZE)):
             file_items = [p for p in batch.problems if p.is_file_item]
             hand_items = len(batch.problems) - len(file_items)
-            counts.hands += len(batch.candidates) + hand_items
+            counts.hands += len(batch.hands) + hand_items
             counts.quarantined += hand_items
             counts.file_problems += len(file_items)
-            summary.hands_read += len(batch.candidates) + hand_items
+            summary.hands_read += len(batch.hands) + hand_items
             summary.quarantined += hand_items
             summary.file_problems += len(file_items)
             summary.note(batch.problems)

@@ -27,9 +27,10 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import pydantic_core
 from pydantic import ValidationError
@@ -59,6 +60,11 @@ class ParsedHand:
     #: Byte offset just after the hand in the (decompressed) file.
     end_offset: int
 
+    @property
+    def hand_id(self) -> str:
+        """The record's hand id."""
+        return self.record.hand_id
+
 
 @dataclass(frozen=True, slots=True)
 class QuarantineItem:
@@ -85,6 +91,7 @@ class QuarantineItem:
 
 
 ReadItem = ParsedHand | QuarantineItem
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,14 +175,19 @@ class HandReader:
         Never raises: whatever goes wrong ends as an item of the file, after every hand
         read before it.
         """
+        def body(source: ByteSource) -> Iterator[RawHand | ReadItem]:
+            if is_jsonl(self.path):
+                return self._jsonl(source)
+            return self.iter_raw(source) if raw else self.iter_text(source)
+
+        return self.guarded(body)
+
+    def guarded(self, body: Callable[[ByteSource], Iterator[T]]) -> Iterator[T | QuarantineItem]:
+        """Run ``body`` over the file's bytes; a fault of the file (or a bug of the reader)
+        ends as an item of the file after everything ``body`` yielded."""
         with ByteSource(self.path, start_offset=self.start_offset) as source:
             try:
-                if is_jsonl(self.path):
-                    yield from self._jsonl(source)
-                elif raw:
-                    yield from self.iter_raw(source)
-                else:
-                    yield from self.iter_text(source)
+                yield from body(source)
             except Exception as exc:  # a bug of the reader: the file says so, the run goes on
                 yield self._file_problem(
                     ErrorKind.READER_ERROR,
@@ -199,23 +211,46 @@ class HandReader:
 
     def iter_raw(self, stream: ByteStream) -> Iterator[RawHand | QuarantineItem]:
         """The text form's hands, decoded and hashed but not parsed yet."""
-        seen = False
         for chunk in iter_chunks(stream, start_offset=self.start_offset,
                                  start_line=self.start_line):
-            next_line = chunk.next_line
-            if next_line - 1 > MAX_LINE_NUMBER:
-                yield self._too_many_lines(chunk.first_line)
+            item, stop = self.take(chunk, stream)
+            if item is not None:
+                yield item
+            if stop:
                 return
-            cut = not chunk.terminated and getattr(stream, "fault", None) is not None
-            if self.complete_only and not chunk.terminated and not cut:
-                break
-            seen = True
-            self.chunks += 1
-            yield self._cut_hand(chunk) if cut else self._raw_hand(chunk)
-            self.resume_offset = chunk.end_offset
-            self.resume_line = next_line
-        if not seen and not self.start_offset and getattr(stream, "fault", None) is None:
-            yield self._file_problem(ErrorKind.EMPTY_FILE, "file holds no hand")
+        item = self.finish(stream)
+        if item is not None:
+            yield item
+
+    def take(self, chunk: Chunk, stream: ByteStream
+             ) -> tuple[RawHand | QuarantineItem | None, bool]:
+        """What the chunk is (a hand to parse, or an item), and whether reading stops.
+
+        The one place that decides, for every way the text form is read: the file's line
+        bound, a hand the file's data stops in, a last hand not complete yet
+        (``complete_only``); it counts the hand met and moves the resume point.
+        """
+        next_line = chunk.next_line
+        if next_line - 1 > MAX_LINE_NUMBER:
+            return self._too_many_lines(chunk.first_line), True
+        cut = not chunk.terminated and getattr(stream, "fault", None) is not None
+        if self.complete_only and not chunk.terminated and not cut:
+            return None, True
+        self.chunks += 1
+        self.resume_offset = chunk.end_offset
+        self.resume_line = next_line
+        return (self._cut_hand(chunk) if cut else self._raw_hand(chunk)), False
+
+    def finish(self, stream: ByteStream) -> QuarantineItem | None:
+        """The item that ends a text file's reading: an empty file says so."""
+        if not self.chunks and not self.start_offset and getattr(stream, "fault", None) is None:
+            return self._file_problem(ErrorKind.EMPTY_FILE, "file holds no hand")
+        return None
+
+    def judge(self, chunk: Chunk, stream: ByteStream) -> tuple[ReadItem | None, bool]:
+        """:meth:`take`, then the reference parser: the hand's record or its item."""
+        item, stop = self.take(chunk, stream)
+        return (parse_raw(item) if isinstance(item, RawHand) else item), stop
 
     def _too_many_lines(self, line: int) -> QuarantineItem:
         return self._file_problem(

@@ -12,7 +12,7 @@ from ingest.scan.cache import ensure_fresh
 
 #: The scanner's compiled modules, and the files outside this folder they inline.
 COMPILED = ("layout.py", "chunks.py", "hand.py", "header.py", "lines.py", "scanner.py",
-            "tokens.py")
-DEPENDENCIES = ("schemas/records.py",)
+            "text.py", "tokens.py")
+DEPENDENCIES = ("schemas/records.py", "schemas/limits.py")
 
 ensure_fresh(Path(__file__).resolve().parent, COMPILED, DEPENDENCIES)

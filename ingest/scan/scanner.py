@@ -78,12 +78,14 @@ from ingest.scan.layout import (
     H_SEAT_COUNT,
     H_SEAT_START,
     H_STATUS,
+    P_COLUMNS,
     S_COLUMNS,
     S_PLAYER_HASH,
     S_SEAT,
     S_STACK,
     HandArrays,
     IntArray,
+    Spans,
 )
 from ingest.scan.tokens import (
     ST_BYTES,
@@ -120,6 +122,8 @@ class ScanResult:
     #: Chunk.oversize and Chunk.oversize_lines (0 for the chunks under the limit).
     oversize: IntArray
     oversize_lines: IntArray
+    #: Where the read hands' strings are in the buffer (for the staging rows).
+    spans: Spans
 
     def __len__(self) -> int:
         return len(self.arrays)
@@ -141,11 +145,14 @@ class ScanResult:
 
 @njit(cache=True, nogil=True)
 def _scan_chunks(buf: np.ndarray, chunks: np.ndarray, hands: np.ndarray, seats: np.ndarray,
-                 events: np.ndarray, cards: np.ndarray) -> tuple[int, int, int]:
+                 events: np.ndarray, cards: np.ndarray, hand_spans: np.ndarray,
+                 seat_spans: np.ndarray, event_spans: np.ndarray) -> tuple[int, int, int]:
     """Fill ``hands`` (one row per chunk, zeroed by the caller) and the other arrays,
-    sized by the caller's upper bounds: (seat rows, event rows, cards) used."""
+    sized by the caller's upper bounds: (seat rows, event rows, cards) used. The span
+    arrays parallel hands, seats and events (``hand_spans`` set to -1 by the caller)."""
     seat_stack = np.zeros(11, dtype=np.int64)
     seat_hash = np.zeros(11, dtype=np.int64)
+    seat_text = np.zeros((11, 2), dtype=np.int64)
     # Not a plain 0: a literal 0 passed on the first iteration would compile a second,
     # literal-typed specialisation of the whole hand reader (~10 s).
     n_seats = int(np.int64(0))
@@ -164,7 +171,7 @@ def _scan_chunks(buf: np.ndarray, chunks: np.ndarray, hands: np.ndarray, seats: 
         else:
             status, seat_mask, new_events, new_cards = scan_hand(
                 buf, start, end, first_line, hand, events, n_events, cards, n_cards,
-                seat_stack, seat_hash)
+                seat_stack, seat_hash, hand_spans[h], event_spans, seat_text)
         first_seat = n_seats
         if status == ST_READ:
             for seat in range(1, 11):
@@ -172,6 +179,8 @@ def _scan_chunks(buf: np.ndarray, chunks: np.ndarray, hands: np.ndarray, seats: 
                     seats[n_seats, S_SEAT] = seat
                     seats[n_seats, S_STACK] = seat_stack[seat]
                     seats[n_seats, S_PLAYER_HASH] = seat_hash[seat]
+                    seat_spans[n_seats, 0] = seat_text[seat, 0]
+                    seat_spans[n_seats, 1] = seat_text[seat, 1]
                     n_seats += 1
             hand[H_EVENT_START] = n_events
             hand[H_EVENT_COUNT] = new_events - n_events
@@ -212,7 +221,11 @@ def scan(buf: npt.NDArray[np.uint8], start_line: int = 1, *,
     seats = np.empty((min(count * 10, lines), S_COLUMNS), dtype=np.int64)
     events = np.empty((lines, E_COLUMNS), dtype=np.int64)
     cards = np.empty(chunk_bytes // 3 + 1, dtype=np.int8)
-    n_seats, n_events, n_cards = _scan_chunks(data, chunks, hands, seats, events, cards)
+    hand_spans = np.full((count, P_COLUMNS), -1, dtype=np.int64)
+    seat_spans = np.empty((seats.shape[0], 2), dtype=np.int64)
+    event_spans = np.empty((lines, 2), dtype=np.int64)
+    n_seats, n_events, n_cards = _scan_chunks(data, chunks, hands, seats, events, cards,
+                                              hand_spans, seat_spans, event_spans)
     return ScanResult(
         HandArrays(hands, seats[:n_seats], events[:n_events], cards[:n_cards]),
         chunks[:, C_END].copy(),
@@ -220,4 +233,5 @@ def scan(buf: npt.NDArray[np.uint8], start_line: int = 1, *,
         chunks[:, C_NEWLINE].astype(np.bool_),
         chunks[:, C_OVERSIZE].copy(),
         chunks[:, C_LINES].copy(),
+        Spans(hand_spans, seat_spans[:n_seats], event_spans[:n_events]),
     )

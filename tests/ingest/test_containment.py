@@ -204,8 +204,8 @@ def test_a_value_the_database_refuses_is_found_by_bisection(
     wide = pa.schema([f.with_type(pa.int64()) if f.name == "jackpot" else f
                       for f in ingest.frames.STG_HANDS])
     monkeypatch.setattr(ingest.frames, "STG_HANDS", wide)
-    import ingest.batches
-    monkeypatch.setattr(ingest.batches, "STG_HANDS", wide)
+    import ingest.staged
+    monkeypatch.setitem(ingest.staged._STAGING, "stg_hands", wide)
     bad = example("BIG").replace("Button: 5", "Button: 5\nJackpot: 3000000000", 1)
     path = tmp_path / "day.log"
     hands = [example(f"H{n}") for n in range(9)]
@@ -287,14 +287,12 @@ def test_a_conservation_failure_stops_the_ingest_loudly(
     import ingest.batches
     from ingest.conservation import ConservationError
 
-    real = ingest.batches._finish
+    real = ingest.batches.scanned_rows
 
-    def dropping(raws, done):
-        batch = real(raws, done)
-        batch.candidates = batch.candidates[1:]
-        return batch
+    def dropping(buf, result, rows, file, offset=0):
+        return real(buf, result, rows[1:], file, offset)
 
-    monkeypatch.setattr(ingest.batches, "_finish", dropping)
+    monkeypatch.setattr(ingest.batches, "scanned_rows", dropping)
     path = tmp_path / "day.log"
     path.write_text(_good("A", "B") + "\n")
     with pytest.raises(ConservationError, match="met 2 hand"):

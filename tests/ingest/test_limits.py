@@ -2,10 +2,10 @@
 
 Every number of the format is ASCII digits (``１``, ``٣`` or any other script's digit
 is refused) and has a bound (``schemas.limits``). The reference parser refuses
-exactly what the grammar refuses; the fast readers (the columnar fast path, the
-compiled scanner) accept a subset of what it accepts, with the same values; the JSON
-Lines form refuses a number out of range or not written as a JSON integer. Values
-are drawn over the full Unicode range and far past int64.
+exactly what the grammar refuses; the fast reader (the compiled scanner, and the
+staging rows ingest builds from its arrays) accepts a subset of what it accepts, with
+the same values; the JSON Lines form refuses a number out of range or not written as
+a JSON integer. Values are drawn over the full Unicode range and far past int64.
 """
 
 from __future__ import annotations
@@ -21,13 +21,11 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from audit.fast.layout import H_STATUS, from_records
-from ingest.batches import Candidate, fast_tables
 from ingest.errors import ErrorKind, HandParseError
-from ingest.fastpath import parse_columns
-from ingest.frames import hand_tables
 from ingest.parser import parse_hand
 from ingest.reader import ParsedHand, sha256_text
 from ingest.scan.scanner import scan
+from ingest.staged import parsed_rows, scanned_rows
 from schemas.limits import MAX_CENTS, MAX_COUNT, MAX_LINE_NUMBER
 from schemas.records import HandRecord
 from tests.ingest.conftest import example
@@ -98,12 +96,12 @@ def _staging_rows(tables: dict) -> dict[str, list[dict]]:
 
 
 def _fast_rows(text: str) -> dict[str, list[dict]] | None:
-    batch = parse_columns([text], [1])
-    if batch.rejected:
+    """The rows ingest builds from the scanner's arrays, or None if it does not read it."""
+    buf = np.frombuffer(text.encode(), dtype=np.uint8)
+    result = scan(buf)
+    if int(result.arrays.hands[0, H_STATUS]) != 0:
         return None
-    [(idx, hand_id)] = batch.hands.select("idx", "hand_id").rows()
-    chosen = [Candidate(hand_id, sha256_text(text), "f.log", 1, 0, text, fast=batch, idx=idx)]
-    return _staging_rows(fast_tables(batch, chosen))
+    return _staging_rows(scanned_rows(buf, result, np.array([0]), "f.log").tables())
 
 
 def _scanned(text: str) -> bool:
@@ -125,7 +123,7 @@ def test_every_reader_reads_numbers_as_the_grammar_says(slot, value) -> None:
     assert isinstance(judged, HandRecord)
     if fast is not None:
         parsed = ParsedHand(judged, text, sha256_text(text), "f.log", 1, 0)
-        assert fast == _staging_rows(hand_tables([parsed]))
+        assert fast == _staging_rows(parsed_rows([parsed]).tables())
     if scanned:
         arrays = scan(np.frombuffer(text.encode(), dtype=np.uint8)).arrays
         reference = from_records([judged])

@@ -1,0 +1,58 @@
+"""Compiled copy of byte spans into Arrow's string layout (one data buffer, offsets).
+
+The scanner leaves a hand's strings where they are in the buffer (``Spans``); the
+staging rows need them as Arrow string columns. :func:`gather` copies every span
+into one contiguous buffer in a single compiled pass (memcpy speed), optionally
+writing ``\\r\\n`` as ``\\n`` (a hand's raw text is kept with ``\\n`` line ends, as the
+reference reader keeps it), and returns the offsets Arrow wants.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+from numba import njit
+
+ByteArray = npt.NDArray[np.uint8]
+IntArray = npt.NDArray[np.int64]
+
+
+@njit(cache=True, nogil=True)
+def _gather(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, drop_cr: bool
+            ) -> tuple[np.ndarray, np.ndarray]:
+    n = starts.shape[0]
+    total = 0
+    for i in range(n):
+        if starts[i] >= 0:
+            total += ends[i] - starts[i]
+    out = np.empty(total, dtype=np.uint8)
+    offsets = np.empty(n + 1, dtype=np.int32)
+    k = 0
+    for i in range(n):
+        offsets[i] = k
+        if starts[i] < 0:
+            continue
+        end = ends[i]
+        for j in range(starts[i], end):
+            byte = buf[j]
+            if drop_cr and byte == 13 and j + 1 < end and buf[j + 1] == 10:
+                continue
+            out[k] = byte
+            k += 1
+    offsets[n] = k
+    return out[:k], offsets
+
+
+def gather(buf: ByteArray, starts: IntArray, ends: IntArray, *, drop_cr: bool = False,
+           ) -> pa.StringArray:
+    """The strings buf[starts[i]:ends[i]] (null where ``starts[i]`` is -1) as Arrow
+    strings; ``drop_cr`` writes each ``\\r\\n`` as ``\\n``. The spans must hold UTF-8
+    (the scanner reads printable ASCII only), and total less than 2 GiB."""
+    data, offsets = _gather(buf, np.ascontiguousarray(starts, dtype=np.int64),
+                            np.ascontiguousarray(ends, dtype=np.int64), drop_cr)
+    valid = np.asarray(starts) >= 0
+    nulls = int(len(valid) - valid.sum())
+    bitmap = pa.array(valid).buffers()[1] if nulls else None
+    return pa.StringArray.from_buffers(len(valid), pa.py_buffer(offsets), pa.py_buffer(data),
+                                       bitmap, nulls)
