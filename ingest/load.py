@@ -323,17 +323,24 @@ def _write(con: duckdb.DuckDBPyConnection, pending: _Pending, rows: HandRows,
         _insert_hands(con, rows)
         added = _insert(con, "quarantine", quarantine, verb="INSERT OR IGNORE")
         _check_quarantined(con, quarantine)
-        for done in pending.files:
-            c = done.counts
-            con.execute(
-                "INSERT OR REPLACE INTO raw_files (source_file, size_bytes, hands_read, "
-                "quarantined, resume_offset, resume_line, ingested_at, sha256, content_bytes, "
-                "file_problems) VALUES (?, ?, ?, ?, ?, ?, current_timestamp, ?, ?, ?)",
-                [done.path, done.size, c.hands, c.quarantined + c.file_problems,
-                 done.resume_offset, done.resume_line, done.sha256, done.content_bytes,
-                 c.file_problems],
-            )
+        _insert(con, "raw_files", _files_table(pending.files), verb="INSERT OR REPLACE")
     return added
+
+
+def _files_table(files: list[_FileDone]) -> pa.Table:
+    """The raw_files rows of the files a flush finishes (one statement for all)."""
+    return pa.table({
+        "source_file": pa.array([f.path for f in files], pa.string()),
+        "size_bytes": pa.array([f.size for f in files], pa.int64()),
+        "hands_read": pa.array([f.counts.hands for f in files], pa.int32()),
+        "quarantined": pa.array([f.counts.quarantined + f.counts.file_problems
+                                 for f in files], pa.int32()),
+        "resume_offset": pa.array([f.resume_offset for f in files], pa.int64()),
+        "resume_line": pa.array([f.resume_line for f in files], pa.int32()),
+        "sha256": pa.array([f.sha256 for f in files], pa.string()),
+        "content_bytes": pa.array([f.content_bytes for f in files], pa.int64()),
+        "file_problems": pa.array([f.counts.file_problems for f in files], pa.int32()),
+    })
 
 
 def _check_quarantined(con: duckdb.DuckDBPyConnection, rows: pa.Table) -> None:

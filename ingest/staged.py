@@ -77,7 +77,7 @@ from ingest.scan.layout import (
     VERBS,
 )
 from ingest.scan.scanner import ScanResult
-from ingest.scan.text import gather
+from ingest.scan.text import card_lists, gather
 from schemas.records import CARD_CODES, SECTION_ORDER, Game
 
 __all__ = ["HAND", "HandRows", "parsed_rows", "scanned_rows"]
@@ -123,6 +123,10 @@ class HandRows:
     def take(self, rows: IntArray) -> HandRows:
         """The hands at ``rows`` (increasing), renumbered from 0."""
         rows = np.asarray(rows, dtype=np.int64)
+        if len(rows) == len(self) and (not len(rows) or rows[-1] == len(rows) - 1):
+            return self  # every hand, in order
+        if len(rows) and rows[-1] - rows[0] == len(rows) - 1:
+            return self._slice(int(rows[0]), len(rows))
         renumber = np.full(len(self), -1, dtype=np.int32)
         renumber[rows] = np.arange(len(rows), dtype=np.int32)
         staging = {}
@@ -132,6 +136,17 @@ class HandRows:
             staging[name] = table.take(keep).set_column(
                 table.schema.get_field_index(HAND), HAND, pa.array(new[keep], _INT))
         return HandRows(self.raw.take(rows), staging)
+
+    def _slice(self, start: int, count: int) -> HandRows:
+        """Hands ``start`` .. ``start + count`` (a cheap view: rows are in hand order)."""
+        staging = {}
+        for name, table in self.staging.items():
+            own = table.column(HAND).to_numpy()
+            lo, hi = np.searchsorted(own, [start, start + count])
+            part = table.slice(int(lo), int(hi - lo))
+            staging[name] = part.set_column(part.schema.get_field_index(HAND), HAND,
+                                            pa.array(own[lo:hi] - np.int32(start), _INT))
+        return HandRows(self.raw.slice(start, count), staging)
 
     @staticmethod
     def concat(parts: Sequence[HandRows]) -> HandRows:
@@ -186,17 +201,25 @@ def _ranges(starts: IntArray, counts: IntArray) -> IntArray:
 
 
 def _ints(values: IntArray, kind: pa.DataType, null: int | None = None) -> pa.Array:
-    if null is None:
-        return pa.array(values, kind)
-    return pa.array(values, kind, mask=values == null)
+    """An Arrow integer column straight from ``values`` (null where it equals ``null``)."""
+    data = np.ascontiguousarray(values, dtype=np.int64 if kind == _CENTS else np.int32)
+    bitmap, nulls = None, 0
+    if null is not None:
+        valid = data != null
+        nulls = len(data) - int(np.count_nonzero(valid))
+        if nulls:
+            bitmap = pa.py_buffer(np.packbits(valid, bitorder="little"))
+    return pa.Array.from_buffers(kind, len(data), [bitmap, pa.py_buffer(data)],
+                                 null_count=nulls)
 
 
-def _card_lists(codes: npt.NDArray[np.int8], starts: IntArray, counts: IntArray) -> pa.Array:
-    """List<string> of the card codes at each range (null where the count is -1)."""
-    lengths = np.maximum(counts, 0)
-    values = _CARDS.take(pa.array(codes[_ranges(starts, lengths)].astype(np.int32)))
-    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int32)
-    return pa.ListArray.from_arrays(pa.array(offsets), values, mask=pa.array(counts < 0))
+def _bools(values: IntArray) -> pa.Array:
+    bits = np.packbits(np.asarray(values) != 0, bitorder="little")
+    return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(bits)])
+
+
+#: The two bytes of each card code's name, for the compiled card lists.
+_CARD_NAMES = np.frombuffer("".join(CARD_CODES).encode(), dtype=np.uint8).reshape(-1, 2).copy()
 
 
 def _sha256s(text: pa.StringArray) -> pa.Array:
@@ -229,8 +252,11 @@ def scanned_rows(buf: npt.NDArray[np.uint8], result: ScanResult, rows: IntArray,
 
     seat_rows = _ranges(hands[:, H_SEAT_START], hands[:, H_SEAT_COUNT])
     seat_hand = np.repeat(np.arange(n, dtype=np.int32), hands[:, H_SEAT_COUNT])
-    seats = a.seats[seat_rows]
-    player = spans.seats[seat_rows]
+    # Only read hands have seat and event rows, in order: every read hand's rows are
+    # all of them, with no copy.
+    every = len(seat_rows) == len(a.seats)
+    seats = a.seats if every else a.seats[seat_rows]
+    player = spans.seats if every else spans.seats[seat_rows]
     stg_seats = pa.table({
         "hand_id": hand_id.take(pa.array(seat_hand)), "seat": _ints(seats[:, S_SEAT], _INT),
         "player_id": gather(buf, player[:, 0], player[:, 1]),
@@ -240,11 +266,13 @@ def scanned_rows(buf: npt.NDArray[np.uint8], result: ScanResult, rows: IntArray,
     counts = hands[:, H_EVENT_COUNT]
     event_rows = _ranges(hands[:, H_EVENT_START], counts)
     event_hand = np.repeat(np.arange(n, dtype=np.int32), counts)
-    events = a.events[event_rows]
-    reading = spans.events[event_rows]
+    every = len(event_rows) == len(a.events)
+    events = a.events if every else a.events[event_rows]
+    reading = spans.events if every else spans.events[event_rows]
     index = np.arange(len(event_rows)) - np.repeat(np.cumsum(counts) - counts, counts)
     stg_actions = pa.table({
-        "hand_id": hand_id.take(pa.array(event_hand)),
+        "hand_id": gather(buf, np.repeat(text[:, P_HAND], counts),
+                          np.repeat(text[:, P_HAND + 1], counts)),
         "action_index": pa.array(index, _INT), "line": _ints(events[:, E_LINE], _INT),
         "section": _SECTIONS.take(pa.array(events[:, E_SECTION])),
         "actor": _ACTORS.take(pa.array(events[:, E_ACTOR])),
@@ -252,9 +280,11 @@ def scanned_rows(buf: npt.NDArray[np.uint8], result: ScanResult, rows: IntArray,
         "seat": _ints(events[:, E_SEAT], _INT, 0),
         "amount": _ints(events[:, E_AMOUNT], _CENTS, -1),
         "to_amount": _ints(events[:, E_TO_AMOUNT], _CENTS, -1),
-        "cards": _card_lists(a.cards, events[:, E_CARDS_START], events[:, E_CARDS_COUNT]),
-        "drawn": _card_lists(a.cards, events[:, E_DRAWN_START], events[:, E_DRAWN_COUNT]),
-        "all_in": pa.array(events[:, E_ALL_IN] != 0),
+        "cards": card_lists(a.cards, events[:, E_CARDS_START], events[:, E_CARDS_COUNT],
+                            _CARD_NAMES),
+        "drawn": card_lists(a.cards, events[:, E_DRAWN_START], events[:, E_DRAWN_COUNT],
+                            _CARD_NAMES),
+        "all_in": _bools(events[:, E_ALL_IN]),
         "side_pot": _ints(events[:, E_SIDE_POT], _INT, 0),
         "reading": gather(buf, reading[:, 0], reading[:, 1]),
         "note": pa.nulls(len(event_rows), pa.string()),
@@ -270,7 +300,7 @@ def scanned_rows(buf: npt.NDArray[np.uint8], result: ScanResult, rows: IntArray,
         "game": _GAMES.take(pa.array(hands[:, H_GAME])),
         "limit_small": _ints(hands[:, H_SMALL], _CENTS),
         "limit_big": _ints(hands[:, H_BIG], _CENTS), "ante": _ints(hands[:, H_ANTE], _CENTS),
-        "joker": pa.array(hands[:, H_JOKER] != 0), "button": _ints(hands[:, H_BUTTON], _INT),
+        "joker": _bools(hands[:, H_JOKER]), "button": _ints(hands[:, H_BUTTON], _INT),
         "jackpot": _ints(hands[:, H_JACKPOT], _INT),
         "openers": _OPENERS_NAMES.take(pa.array(hands[:, H_OPENERS] + 1)),
         "carried": _ints(hands[:, H_CARRIED], _CENTS), "pot": _ints(hands[:, H_POT], _CENTS),

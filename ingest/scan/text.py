@@ -56,3 +56,40 @@ def gather(buf: ByteArray, starts: IntArray, ends: IntArray, *, drop_cr: bool = 
     bitmap = pa.array(valid).buffers()[1] if nulls else None
     return pa.StringArray.from_buffers(len(valid), pa.py_buffer(offsets), pa.py_buffer(data),
                                        bitmap, nulls)
+
+
+@njit(cache=True, nogil=True)
+def _card_text(codes: np.ndarray, starts: np.ndarray, counts: np.ndarray, names: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+    n = starts.shape[0]
+    lists = np.empty(n + 1, dtype=np.int32)
+    total = 0
+    for i in range(n):
+        lists[i] = total
+        if counts[i] > 0:
+            total += counts[i]
+    lists[n] = total
+    out = np.empty(2 * total, dtype=np.uint8)
+    k = 0
+    for i in range(n):
+        for j in range(starts[i], starts[i] + max(counts[i], 0)):
+            code = codes[j]
+            out[k] = names[code, 0]
+            out[k + 1] = names[code, 1]
+            k += 2
+    return out, lists
+
+
+def card_lists(codes: npt.NDArray[np.int8], starts: IntArray, counts: IntArray,
+               names: npt.NDArray[np.uint8]) -> pa.ListArray:
+    """``list<string>`` of the two-letter card names (``names[code]``) of each range
+    codes[starts[i]:starts[i] + counts[i]]; null where the count is -1."""
+    data, lists = _card_text(codes, np.ascontiguousarray(starts, dtype=np.int64),
+                             np.ascontiguousarray(counts, dtype=np.int64), names)
+    cards = len(data) // 2
+    values = pa.StringArray.from_buffers(
+        cards, pa.py_buffer(np.arange(0, 2 * cards + 1, 2, dtype=np.int32)),
+        pa.py_buffer(data))
+    missing = np.asarray(counts) < 0
+    return pa.ListArray.from_arrays(pa.array(lists), values,
+                                    mask=pa.array(missing) if missing.any() else None)
