@@ -218,7 +218,7 @@ def _scanned(reader: HandReader, source: ByteSource, piece: _Piece
     count = len(result)
     if not count:
         return
-    lines_end = piece.line + piece.data.count(b"\n")
+    lines_end = piece.line + len(piece.data)  # a bound: a line takes a byte at least
     final_open = piece.last and not bool(result.terminated[-1])
     if lines_end > MAX_LINE_NUMBER or final_open:
         # Where the per-chunk rules may apply (the file's last hand, the line bound): the

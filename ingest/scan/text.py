@@ -33,10 +33,14 @@ def _gather(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, drop_cr: bool
         offsets[i] = k
         if starts[i] < 0:
             continue
-        end = ends[i]
-        for j in range(starts[i], end):
+        start, end = starts[i], ends[i]
+        if not drop_cr:
+            out[k:k + end - start] = buf[start:end]  # a memcpy
+            k += end - start
+            continue
+        for j in range(start, end):
             byte = buf[j]
-            if drop_cr and byte == 13 and j + 1 < end and buf[j + 1] == 10:
+            if byte == 13 and j + 1 < end and buf[j + 1] == 10:
                 continue
             out[k] = byte
             k += 1
