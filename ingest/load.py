@@ -121,6 +121,7 @@ class Progress:
 
 @dataclass(frozen=True)
 class _FileDone:
+    reader: HandReader
     path: str
     size: int | None
     counts: Conservation  # hands met, unreadable ones, file items
@@ -255,8 +256,10 @@ def _refused(con: duckdb.DuckDBPyConnection, hands: HandRows, rows: list[int]
     return _refused(con, hands, rows[:half]) + _refused(con, hands, rows[half:])
 
 
-def _flush(con: duckdb.DuckDBPyConnection, pending: _Pending, summary: IngestSummary) -> None:
-    """Classify the pending hands and write everything in one transaction."""
+def _flush(con: duckdb.DuckDBPyConnection, pending: _Pending, summary: IngestSummary,
+           on_file: Callable[[HandReader], None] | None = None) -> None:
+    """Classify the pending hands and write everything in one transaction; then tell
+    ``on_file`` of each file this completed."""
     hands = HandRows.concat([b.hands for b in pending.batches])
     problems = [p for b in pending.batches for p in b.problems]
     raw = hands.raw
@@ -310,6 +313,9 @@ def _flush(con: duckdb.DuckDBPyConnection, pending: _Pending, summary: IngestSum
     if len(hands) != len(rows) + len(duplicates) + len(conflicts) + len(unstorable):
         raise ConservationError(f"{len(hands):,} hands read in a batch but "
                                 f"{len(rows) + len(duplicates) + len(conflicts):,} classified")
+    if on_file is not None:
+        for done in pending.files:
+            on_file(done.reader)
 
 
 def _write(con: duckdb.DuckDBPyConnection, pending: _Pending, rows: HandRows,
@@ -390,9 +396,12 @@ def load_items(
     progress: Callable[[Progress], None] | None = None,
     files_total: int = 0,
     batch_size: int = BATCH_SIZE,
+    on_file: Callable[[HandReader], None] | None = None,
 ) -> IngestSummary:
     """Read every reader to its end and load what it yields (see the module docstring).
 
+    Batches span files (a transaction holds ``batch_size`` hands whatever the files);
+    ``on_file(reader)`` is called for each file once everything of it is committed.
     Raises :class:`~ingest.conservation.ConservationError` if a hand met is not
     accounted for (after the batches before it are written).
     """
@@ -412,21 +421,21 @@ def load_items(
             summary.note(batch.problems)
             pending.add(batch)
             if pending.size >= batch_size:
-                _flush(con, pending, summary)
+                _flush(con, pending, summary, on_file)
                 pending = _Pending()
                 _report(progress, summary, files_total, reader.file, 0)
         if counts.hands != reader.chunks:
-            _flush(con, pending, summary)
+            _flush(con, pending, summary, on_file)
             raise ConservationError(
                 f"{reader.file}: the reader met {reader.chunks:,} hand(s) but "
                 f"{counts.hands:,} came out of it")
         summary.files += 1
         size = reader.path.stat().st_size if reader.path.is_file() else None
-        pending.files.append(_FileDone(reader.file, size, counts, reader.resume_offset,
+        pending.files.append(_FileDone(reader, reader.file, size, counts, reader.resume_offset,
                                        reader.resume_line, reader.content_sha256,
                                        reader.content_bytes))
         _report(progress, summary, files_total, reader.file, 0)
-    _flush(con, pending, summary)
+    _flush(con, pending, summary, on_file)
     summary.conservation.check("after the ingest")
     return summary
 
