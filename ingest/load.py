@@ -257,9 +257,9 @@ def _refused(con: duckdb.DuckDBPyConnection, hands: HandRows, rows: list[int]
 
 
 def _flush(con: duckdb.DuckDBPyConnection, pending: _Pending, summary: IngestSummary,
-           on_file: Callable[[HandReader], None] | None = None) -> None:
+           on_files: Callable[[list[HandReader]], None] | None = None) -> None:
     """Classify the pending hands and write everything in one transaction; then tell
-    ``on_file`` of each file this completed."""
+    ``on_files`` of the files this completed."""
     hands = HandRows.concat([b.hands for b in pending.batches])
     problems = [p for b in pending.batches for p in b.problems]
     raw = hands.raw
@@ -313,9 +313,8 @@ def _flush(con: duckdb.DuckDBPyConnection, pending: _Pending, summary: IngestSum
     if len(hands) != len(rows) + len(duplicates) + len(conflicts) + len(unstorable):
         raise ConservationError(f"{len(hands):,} hands read in a batch but "
                                 f"{len(rows) + len(duplicates) + len(conflicts):,} classified")
-    if on_file is not None:
-        for done in pending.files:
-            on_file(done.reader)
+    if on_files is not None and pending.files:
+        on_files([done.reader for done in pending.files])
 
 
 def _write(con: duckdb.DuckDBPyConnection, pending: _Pending, rows: HandRows,
@@ -396,12 +395,13 @@ def load_items(
     progress: Callable[[Progress], None] | None = None,
     files_total: int = 0,
     batch_size: int = BATCH_SIZE,
-    on_file: Callable[[HandReader], None] | None = None,
+    on_files: Callable[[list[HandReader]], None] | None = None,
 ) -> IngestSummary:
     """Read every reader to its end and load what it yields (see the module docstring).
 
     Batches span files (a transaction holds ``batch_size`` hands whatever the files);
-    ``on_file(reader)`` is called for each file once everything of it is committed.
+    ``on_files(readers)`` is told of the files each transaction completed, once it is
+    committed.
     Raises :class:`~ingest.conservation.ConservationError` if a hand met is not
     accounted for (after the batches before it are written).
     """
@@ -421,11 +421,11 @@ def load_items(
             summary.note(batch.problems)
             pending.add(batch)
             if pending.size >= batch_size:
-                _flush(con, pending, summary, on_file)
+                _flush(con, pending, summary, on_files)
                 pending = _Pending()
                 _report(progress, summary, files_total, reader.file, 0)
         if counts.hands != reader.chunks:
-            _flush(con, pending, summary, on_file)
+            _flush(con, pending, summary, on_files)
             raise ConservationError(
                 f"{reader.file}: the reader met {reader.chunks:,} hand(s) but "
                 f"{counts.hands:,} came out of it")
@@ -435,7 +435,7 @@ def load_items(
                                        reader.resume_line, reader.content_sha256,
                                        reader.content_bytes))
         _report(progress, summary, files_total, reader.file, 0)
-    _flush(con, pending, summary, on_file)
+    _flush(con, pending, summary, on_files)
     summary.conservation.check("after the ingest")
     return summary
 

@@ -226,22 +226,24 @@ def _ingest(con: duckdb.DuckDBPyConnection, plans: Sequence[FilePlan], options: 
         readers = {HandReader(p.path, start_offset=p.start, start_line=p.start_line,
                               complete_only=p.complete_only): p for p in plans}
 
-        def loaded(reader: HandReader) -> None:  # every hand of the file is committed
-            plan = readers[reader]
-            checkpoint("file-loaded")
-            # A .gz is re-read whole when it changes: remember the file as hashed.
-            read_bytes = plan.size if plan.compressed else reader.resume_offset
-            whole = plan.compressed or read_bytes == plan.size
-            digest = plan.sha256 if whole else prefix_sha256(plan.path, read_bytes)
-            record_file(con, plan.path, read_bytes=read_bytes, next_line=reader.resume_line,
-                        sha256=digest, run_id=run_id)
-            checkpoint("file-recorded")
-            advance(plan.size - plan.start)
+        def loaded(done: list[HandReader]) -> None:  # every hand of these is committed
+            with transaction(con):
+                for reader in done:
+                    plan = readers[reader]
+                    checkpoint("file-loaded")
+                    # A .gz is re-read whole when it changes: remember the file as hashed.
+                    read_bytes = plan.size if plan.compressed else reader.resume_offset
+                    whole = plan.compressed or read_bytes == plan.size
+                    digest = plan.sha256 if whole else prefix_sha256(plan.path, read_bytes)
+                    record_file(con, plan.path, read_bytes=read_bytes,
+                                next_line=reader.resume_line, sha256=digest, run_id=run_id)
+                    checkpoint("file-recorded")
+                    advance(plan.size - plan.start)
 
         # One load for all files: its transactions span files (a file's offset is
         # recorded once every hand of it is committed).
         load_items(con, list(readers), summary=summary, progress=on_batch,
-                   files_total=len(plans), batch_size=options.batch_size, on_file=loaded)
+                   files_total=len(plans), batch_size=options.batch_size, on_files=loaded)
     return summary
 
 
