@@ -108,8 +108,8 @@ def _room(out: np.ndarray, count: int) -> np.ndarray:
 @kernel
 def _blank_run(buf: np.ndarray, pos: int, end: int) -> tuple[int, int, bool]:
     """Skip the complete blank lines (``[ \t\f\v]*\r?\n``) at ``pos``: (where the
-    region's first other line starts, lines skipped, whether all that is left before
-    ``end`` is the start of one more blank line)."""
+    first other line starts, lines skipped, whether all that is left before ``end`` is
+    the start of one more blank line)."""
     lines = 0
     while True:
         k = pos
@@ -140,19 +140,7 @@ def _next_separator(buf: np.ndarray, i: int) -> tuple[int, int, int, int]:
         if i == stop:
             continue
         # A separator: this newline, then one or more lines of [ \t\f\v]* with \r?\n.
-        j = i + 1
-        blank_lines = 0
-        while True:
-            k = j
-            while k < n and (buf[k] == 32 or buf[k] == 9 or buf[k] == 11 or buf[k] == 12):
-                k += 1
-            if k < n and buf[k] == _CR:
-                k += 1
-            if k < n and buf[k] == _NL:
-                j = k + 1
-                blank_lines += 1
-            else:
-                break
+        j, blank_lines, _ = _blank_run(buf, i + 1, n)
         if blank_lines:
             return i, j, newlines, blank_lines
         newlines += 1
