@@ -172,7 +172,9 @@ def audit_batch(batch: Batch, profile: Profile) -> BatchResult:
                 if isinstance(got, QuarantineItem):
                     out.problems.append(got)
                 else:
-                    out.results.append(((-1, n), audit_hand(got.record, profile, rules)))
+                    result = audit_hand(got.record, profile, rules)
+                    result.file, result.first_line = got.file, got.first_line
+                    out.results.append(((-1, n), result))
                     if sequence:
                         out.records.append(got.record)
             return out
@@ -188,7 +190,9 @@ def audit_batch(batch: Batch, profile: Profile) -> BatchResult:
             records.setdefault(got.record.hand_id, got.record)  # a hand given twice is one deal
             if not item.context:
                 key = (item.file, item.chunk.first_line)
-                out.results.append((key, audit_hand(got.record, profile, rules, replays)))
+                result = audit_hand(got.record, profile, rules, replays)
+                result.file, result.first_line = got.file, got.first_line
+                out.results.append((key, result))
                 mine.setdefault(got.record.hand_id, key)
         if sequence:
             extra = [r for r in audit_sequences(records.values(), profile, replays=replays)

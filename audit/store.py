@@ -191,6 +191,7 @@ def _frames(results: Sequence[AuditResult], profile: str, now: datetime
         "evidence": pa.array([json.dumps(f.evidence, sort_keys=True) for f in fs], pa.string()),
         "source": pa.array([f.source for f in fs], pa.string()),
         "profile": pa.array([profile] * len(fs), pa.string()),
+        "lines": pa.array([f.lines for f in fs], pa.list_(pa.int32())),
     })
     us = [u for r in results for u in r.unverifiable]
     unverifiable = pa.table({
@@ -221,7 +222,7 @@ def write_results(
                     con.execute(f"DELETE FROM {table} WHERE hand_id IN "
                                 "(SELECT hand_id FROM _audit_hands)")
                 con.execute("INSERT INTO audit_hands SELECT * FROM _audit_hands")
-                con.execute("INSERT INTO audit_findings SELECT * FROM _audit_findings")
+                con.execute("INSERT INTO audit_findings BY NAME SELECT * FROM _audit_findings")
                 con.execute("INSERT INTO audit_unverifiable SELECT * FROM _audit_unverifiable")
         finally:
             for name in ("_audit_hands", "_audit_findings", "_audit_unverifiable"):

@@ -105,6 +105,8 @@ def _check(plan: Plan, run: _Runner, profile: Profile, workers: int) -> CheckRep
             by_key[(part.unit.file, int(part.deals[row, D_FIRST_LINE]))] = result
     if sequence_rules(profile):
         _pair_across_units(plan.files, parts, run, by_key, plan.sources)
+    for (file, first_line), result in by_key.items():
+        result.file, result.first_line = plan.files[file], first_line
     results = [by_key[k] for k in sorted(by_key)]
     report.results = [r for r in results if r.findings or r.unverifiable or r.errors]
     position = {name: i for i, name in enumerate(plan.files)}

@@ -30,4 +30,6 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("dealers", "Dealers", "dealers", ":material/badge:"),
     PageSpec("players", "Players", "players", ":material/groups:"),
     PageSpec("data_quality", "Data quality", "data-quality", ":material/rule:"),
+    PageSpec("browse", "Browse", "browse", ":material/table_view:"),
+    PageSpec("sql", "SQL", "sql", ":material/terminal:"),
 )

@@ -97,3 +97,13 @@ def card_lists(codes: npt.NDArray[np.int8], starts: IntArray, counts: IntArray,
     missing = np.asarray(counts) < 0
     return pa.ListArray.from_arrays(pa.array(lists), values,
                                     mask=pa.array(missing) if missing.any() else None)
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) the copy kernels, on empty input as ingest calls
+    them (a read-only buffer: the bytes of a piece)."""
+    buf = np.zeros(0, dtype=np.uint8)
+    buf.flags.writeable = False
+    none = np.zeros(0, dtype=np.int64)
+    gather(buf, none, none, drop_cr=True)
+    card_lists(np.zeros(0, dtype=np.int8), none, none, np.zeros((1, 2), dtype=np.uint8))
