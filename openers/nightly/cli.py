@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ingest.load import BATCH_SIZE
+from ingest.paths import missing_paths
 from openers.nightly.job import FailOn, NightlyOptions, run_nightly
 from openers.nightly.joblog import JobLog, LogFormat
 from openers.nightly.storeopen import DEFAULT_WAIT
@@ -74,6 +75,10 @@ def nightly(
     findings (missing data) at or above --fail-on-quality; 2 the job failed
     (unreadable inbox, store locked or unwritable, disk full, another job running).
     """
+    missing = missing_paths(inbox)
+    if missing:  # a mistyped inbox is a usage error: no run is recorded
+        typer.echo(f"error: no such inbox: {', '.join(missing)}", err=True)
+        raise typer.Exit(2)
     options = NightlyOptions(
         inboxes=tuple(inbox),
         db=db,

@@ -34,6 +34,7 @@ import pyarrow as pa
 
 from audit.profiles import Profile, ProfileError, load_profile
 from audit.store import audit_store
+from ingest.conservation import record_run
 from ingest.load import BATCH_SIZE, IngestSummary, Progress, load_items
 from ingest.reader import HandReader
 from openers.nightly.checkpoints import checkpoint
@@ -252,19 +253,27 @@ def _ingest(con: duckdb.DuckDBPyConnection, plans: Sequence[FilePlan], options: 
         def on_batch(_: Progress) -> None:
             checkpoint("ingest-batch")
 
-        for plan in plans:
-            reader = HandReader(plan.path, start_offset=plan.start, start_line=plan.start_line,
-                                complete_only=plan.complete_only)
-            load_items(con, [reader], summary=summary, progress=on_batch,
-                       files_total=len(plans), batch_size=options.batch_size)
-            checkpoint("file-loaded")
-            # A .gz is re-read whole when it changes: remember the file as hashed.
-            read_bytes = plan.size if plan.compressed else reader.resume_offset
-            digest = plan.sha256 if plan.compressed else prefix_sha256(plan.path, read_bytes)
-            record_file(con, plan.path, read_bytes=read_bytes, next_line=reader.resume_line,
-                        sha256=digest, run_id=run_id)
-            checkpoint("file-recorded")
-            advance(plan.size - plan.start)
+        readers = {HandReader(p.path, start_offset=p.start, start_line=p.start_line,
+                              complete_only=p.complete_only): p for p in plans}
+
+        def loaded(done: list[HandReader]) -> None:  # every hand of these is committed
+            with transaction(con):
+                for reader in done:
+                    plan = readers[reader]
+                    checkpoint("file-loaded")
+                    # A .gz is re-read whole when it changes: remember the file as hashed.
+                    read_bytes = plan.size if plan.compressed else reader.resume_offset
+                    whole = plan.compressed or read_bytes == plan.size
+                    digest = plan.sha256 if whole else prefix_sha256(plan.path, read_bytes)
+                    record_file(con, plan.path, read_bytes=read_bytes,
+                                next_line=reader.resume_line, sha256=digest, run_id=run_id)
+                    checkpoint("file-recorded")
+                    advance(plan.size - plan.start)
+
+        # One load for all files: its transactions span files (a file's offset is
+        # recorded once every hand of it is committed).
+        load_items(con, list(readers), summary=summary, progress=on_batch,
+                   files_total=len(plans), batch_size=options.batch_size, on_files=loaded)
     return summary
 
 
@@ -348,6 +357,7 @@ def _finalize(con: duckdb.DuckDBPyConnection, result: NightlyResult, summary: In
             result.status, result.exit_code = RunStatus.OK, ExitCode.OK
         finish_run(con, result.run_id, counts, status=result.status,
                    exit_code=result.exit_code)
+        record_run(con, result.run_id, summary.conservation)  # hands met, where each went
     return quality
 
 
