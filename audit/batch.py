@@ -22,9 +22,8 @@ Two ways to read a unit, one set of rules:
 
 from __future__ import annotations
 
-import gzip
 import io
-import re
+import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,7 +40,6 @@ from audit.facts.labels import Labels, RecordLabels, StackedLabels, TextLabels
 from audit.facts.layout import from_records
 from audit.facts.reference import reference_facts
 from audit.facts.registry import hand_rules, sequence_rules
-from audit.facts.replay import replay_facts
 from audit.facts.sequence import Run, run_sequence_rules
 from audit.profiles import Profile
 from audit.units import UNIT_BYTES, Unit, plan_units
@@ -49,7 +47,6 @@ from audit.workers import default_workers, no_cyclic_gc, pool
 from ingest.chunks import iter_chunks
 from ingest.reader import QuarantineItem, read_chunk, read_path
 from ingest.scan.layout import H_BYTE_END, H_BYTE_START, H_FIRST_LINE, H_STATUS, HandArrays
-from ingest.scan.scanner import scan
 from schemas.records import HandRecord
 
 T = TypeVar("T")
@@ -100,13 +97,22 @@ def _named(record: HandRecord) -> Named:
     return Named(record.hand_id, record.table_id, {s.seat: s.player_id for s in record.seats})
 
 
-def _read(unit: Unit) -> bytes:
-    if unit.compressed:
-        with gzip.open(unit.path, "rb") as f:
-            return f.read()
-    with open(unit.path, "rb") as f:
-        f.seek(unit.start)
-        return f.read() if unit.end < 0 else f.read(unit.end - unit.start)
+def _read(unit: Unit) -> bytes | None:
+    """The unit's bytes (a plain file: a .gz was decompressed when it was planned), or
+    None when they cannot be read (the reader then reports the file)."""
+    try:
+        with open(unit.location, "rb") as f:
+            f.seek(unit.start)
+            return f.read() if unit.end < 0 else f.read(unit.end - unit.start)
+    except OSError:
+        return None
+
+
+def _unreadable(unit: Unit, out: Outcome) -> None:
+    """A unit whose bytes cannot be read: the reader says why (once per file)."""
+    if unit.start == 0:
+        out.problems.extend(got for got in read_path(unit.path)
+                            if isinstance(got, QuarantineItem))
 
 
 def _audit(records_or_arrays: tuple[object, Labels, np.ndarray], profile: Profile,
@@ -115,6 +121,8 @@ def _audit(records_or_arrays: tuple[object, Labels, np.ndarray], profile: Profil
     if reference_records is not None:
         facts = reference_facts(reference_records, profile)
     else:
+        from audit.facts.replay import replay_facts  # compiled code: loaded only when used
+
         facts = replay_facts(arrays, profile)  # type: ignore[arg-type]
     ctx = Batch(facts, profile, labels)
     for hand, result in run_rules(ctx, hand_rules(profile)).items():
@@ -131,12 +139,22 @@ def check_units(task: tuple[int, list[Unit]], profile: Profile, reference: bool)
             records: list[HandRecord] = []
             files: list[int] = []
             for unit in units:
-                mine = _reference_unit(unit, _read(unit), out)
+                data = _read(unit)
+                if data is None:
+                    _unreadable(unit, out)
+                    continue
+                mine = _reference_unit(unit, data, out)
                 records += mine
                 files += [unit.file] * len(mine)
             _records(batch, files, records, profile, out, reference=True)
         else:
-            parts = [_scan_unit(unit, _read(unit), out) for unit in units]
+            parts = []
+            for unit in units:
+                data = _read(unit)
+                if data is None:
+                    _unreadable(unit, out)
+                else:
+                    parts.append(_scan_unit(unit, data, out))
             arrays = join([p.arrays for p in parts])
             labels = StackedLabels([(len(p.places), p.labels) for p in parts])
             places = np.concatenate([p.places for p in parts]) if parts else np.zeros(0, np.int64)
@@ -159,6 +177,8 @@ class _Scanned:
 def _scan_unit(unit: Unit, data: bytes, out: Outcome) -> _Scanned:
     """The unit's hands as arrays: the scanner's, and the reference reader's where the
     scanner did not read a hand (what neither reads goes to ``out.problems``)."""
+    from ingest.scan.scanner import scan  # compiled code: loaded only when used
+
     buf = np.frombuffer(data, dtype=np.uint8)
     scanned = scan(buf, unit.first_line, skip_bom=unit.start == 0)
     hands = scanned.arrays.hands
@@ -178,7 +198,8 @@ def _scan_unit(unit: Unit, data: bytes, out: Outcome) -> _Scanned:
             records.append(got.record)
     mine = take(scanned.arrays, read)
     arrays = join([mine, from_records(records)])
-    labels = StackedLabels([(len(read), TextLabels(data, mine)),
+    text = TextLabels(data, scanned.arrays, scanned.spans, read.tolist())
+    labels = StackedLabels([(len(read), text),
                             (len(records), RecordLabels(records))])
     first_lines = np.concatenate((hands[read, H_FIRST_LINE],
                                   np.array([r.first_line for r in records], dtype=np.int64)))
@@ -237,66 +258,60 @@ def check_file(task: tuple[int, int, str], profile: Profile, reference: bool) ->
     return out
 
 
-_HAND = re.compile(rb"^Hand:[ ]*(\S+)", re.MULTILINE)
-_TABLE = re.compile(rb"^Table:[ ]*(\S+)", re.MULTILINE)
-
-
 class _DealLabels:
-    """Words of the deals of a check, found when a J finding needs them: from the hand's
-    bytes in its file (scanned hands), else from the records the workers parsed."""
+    """Words of the deals of a check, found when a J finding needs them: the scanner's
+    reading of the hand's bytes in its file (scanned hands; a .gz from its plain copy),
+    else the records the workers parsed."""
 
     def __init__(self, deals: Deals, spans: np.ndarray, named: dict[int, Named],
-                 files: list[str]) -> None:
-        self.deals, self.spans, self.named, self.files = deals, spans, named, files
-        self._text: dict[int, bytes] = {}
-        self._unpacked: dict[int, bytes] = {}
+                 sources: list[str]) -> None:
+        self.deals, self.spans, self.named, self.sources = deals, spans, named, sources
+        self._text: dict[int, TextLabels] = {}
 
-    def _bytes(self, deal: int) -> bytes:
+    def _scanned(self, deal: int) -> TextLabels:
+        from ingest.scan.scanner import scan  # compiled code: loaded only when used
+
         if deal not in self._text:
             file, start, end = (int(v) for v in self.spans[deal])
-            name = self.files[file]
-            if name.lower().endswith(".gz"):
-                if file not in self._unpacked:
-                    with gzip.open(name, "rb") as f:
-                        self._unpacked[file] = f.read()
-                self._text[deal] = self._unpacked[file][start:end]
-            else:
-                with open(name, "rb") as f:
-                    f.seek(start)
-                    self._text[deal] = f.read(end - start)
+            with open(self.sources[file], "rb") as f:
+                f.seek(start)
+                data = f.read(end - start)
+            scanned = scan(np.frombuffer(data, dtype=np.uint8))
+            self._text[deal] = TextLabels(data, scanned.arrays, scanned.spans, [0])
         return self._text[deal]
 
     def _named(self, deal: int) -> Named | None:
         return self.named.get(int(self.deals.deals["place"][deal]))
 
-    def _find(self, deal: int, pattern: re.Pattern[bytes]) -> str:
-        m = pattern.search(self._bytes(deal))
-        return m.group(1).decode() if m else ""
-
     def hand_id(self, deal: int) -> str:
         named = self._named(deal)
-        return named.hand_id if named is not None else self._find(deal, _HAND)
+        return named.hand_id if named is not None else self._scanned(deal).hand_id(0)
 
     def table_id(self, deal: int) -> str:
         named = self._named(deal)
-        return named.table_id if named is not None else self._find(deal, _TABLE)
+        return named.table_id if named is not None else self._scanned(deal).table_id(0)
 
     def player_id(self, deal: int, seat: int) -> str:
         named = self._named(deal)
         if named is not None:
             return named.players.get(seat, "")
-        return self._find(deal, re.compile(rb"^Seat %d:[ ]*(\S+) \(" % seat, re.MULTILINE))
+        return self._scanned(deal).player_id(0, seat)
 
 
 class _Runner:
-    """Tasks in this process, or on one pool of forked workers kept for the whole check."""
+    """Tasks in this process, or on a pool of workers forked from it (with the compiled
+    replay loaded first, unless ``reference``: each worker would load it again)."""
 
-    def __init__(self, workers: int) -> None:
-        self.workers = workers
+    def __init__(self, workers: int, reference: bool) -> None:
+        self.workers, self.reference = workers, reference
 
     def map(self, fn: Callable[..., R], tasks: Sequence[T], *args: object) -> list[R]:
         if self.workers <= 1 or len(tasks) <= 1:
             return [fn(task, *args) for task in tasks]
+        if not self.reference:
+            from audit.facts.replay import warm_up  # compiled code: loaded only when used
+
+            warm_up()
         with pool(self.workers) as workers:
             return list(workers.map(fn, tasks, *([a] * len(tasks) for a in args), chunksize=1))
 
@@ -311,7 +326,7 @@ def _tasks(units: list[Unit]) -> list[list[Unit]]:
     size = TASK_BYTES
     for unit in units:
         length = (unit.end - unit.start if unit.end >= 0
-                  else Path(unit.path).stat().st_size - unit.start)
+                  else Path(unit.location).stat().st_size - unit.start)
         if size + length > TASK_BYTES:
             tasks.append([])
             size = 0
@@ -327,20 +342,23 @@ def check_paths(paths: Iterable[str | Path], profile: Profile, workers: int | No
     ``fast=False`` reads every hand with the reference parser and makes the facts with the
     Python replay (``openers check --reference``): slower, the same report.
     """
-    plan = plan_units(paths, unit_bytes)
-    run = _Runner(workers or default_workers())
-    reference = not fast
-    units = list(enumerate(_tasks(plan.units)))
-    outcomes = run.map(check_units, units, profile, reference)
-    others = [(len(units) + k, len(plan.files) + k, path) for k, path in enumerate(plan.others)]
-    outcomes += run.map(check_file, others, profile, reference)
-    files = [*plan.files, *plan.others]
-    order = {name: plan.position[name] for name in files}
-    return _report(outcomes, files, order, profile)
+    # A .gz is decompressed, streamed, into the spill folder and cut like a plain file.
+    with tempfile.TemporaryDirectory(prefix="openers-check-") as spill:
+        plan = plan_units(paths, unit_bytes, Path(spill))
+        reference = not fast
+        run = _Runner(workers or default_workers(), reference)
+        units = list(enumerate(_tasks(plan.units)))
+        outcomes = run.map(check_units, units, profile, reference)
+        others = [(len(units) + k, len(plan.files) + k, path)
+                  for k, path in enumerate(plan.others)]
+        outcomes += run.map(check_file, others, profile, reference)
+        files = [*plan.files, *plan.others]
+        order = {name: plan.position[name] for name in files}
+        return _report(outcomes, files, [*plan.sources, *plan.others], order, profile)
 
 
-def _report(outcomes: list[Outcome], files: list[str], order: dict[str, int],
-            profile: Profile) -> CheckReport:
+def _report(outcomes: list[Outcome], files: list[str], sources: list[str],
+            order: dict[str, int], profile: Profile) -> CheckReport:
     report = CheckReport()
     by_place: dict[int, AuditResult] = {}
     for out in outcomes:
@@ -352,7 +370,7 @@ def _report(outcomes: list[Outcome], files: list[str], order: dict[str, int],
     spans = np.concatenate([out.spans for out in outcomes if out.deals is not None]) \
         if parts else np.zeros((0, 3), dtype=np.int64)
     named = {k: v for out in outcomes for k, v in out.named.items()}
-    labels = _DealLabels(deals, spans, named, files)
+    labels = _DealLabels(deals, spans, named, sources)
     rules = sequence_rules(profile)
     if rules and len(deals):
         previous = pair(deals, labels.hand_id)
@@ -369,6 +387,8 @@ def _report(outcomes: list[Outcome], files: list[str], order: dict[str, int],
     rank = {k: order[name] for k, name in enumerate(files)}
     report.results = [by_place[k] for k in sorted(by_place, key=lambda p: (rank[p >> 32],
                                                                          p & 0xFFFFFFFF))]
+    for key, result in by_place.items():
+        result.file, result.first_line = files[key >> 32], key & 0xFFFFFFFF
     report.results = [r for r in report.results if r.findings or r.unverifiable or r.errors]
     report.problems.sort(key=lambda q: (order.get(q.file, len(order)), q.first_line))
     return report

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -32,7 +32,7 @@ from audit.facts.engine import run_rules
 from audit.facts.labels import Labels, RecordLabels
 from audit.facts.reference import reference_facts
 from audit.facts.registry import hand_rules, sequence_rules
-from audit.facts.replay import replay_facts
+from audit.facts.replay import replay_facts, warm_up
 from audit.facts.sequence import Run, run_sequence_rules
 from audit.facts.staging import read_staging
 from audit.profiles import Profile
@@ -45,7 +45,7 @@ from schemas.records import HandRecord
 from schemas.store import transaction
 
 #: Hands per batch (whole tables): the store is read and checked a batch at a time.
-BATCH_HANDS = 20000
+BATCH_HANDS = 2000
 #: Hands per write transaction: each commit costs about 0.1 s (WAL sync), whatever its size.
 WRITE_HANDS = 10000
 
@@ -212,16 +212,18 @@ class _DealLabels:
 
 def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
                 hand_ids: Sequence[str] | None = None, *, workers: int | None = None,
-                fast: bool = True) -> StoreSummary:
+                fast: bool = True, progress: Callable[[int], None] | None = None,
+                ) -> StoreSummary:
     """Audit the stored hands (all, or ``hand_ids``) and replace their audit rows.
 
     The main process reads each batch of whole tables from the store; ``workers``
-    forked processes replay and check them while it reads the next.
+    forked processes replay and check them while it reads the next. ``progress(n)``
+    is called as each batch of ``n`` hands is checked.
     """
     workers = workers or default_workers()
     parts = (_prepare(con, part, profile, fast)
              for part in _batches(_stored(con, hand_ids), BATCH_HANDS))
-    results: list[AuditResult] = []
+    results = _Collected(progress)
     first = next(parts, None)
     second = next(parts, None) if first is not None else None
     if second is None or workers <= 1:
@@ -231,6 +233,8 @@ def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
         for work in parts:
             results.extend(_audit_batch(work, profile))
     else:
+        if fast:
+            warm_up()  # the workers are forked with the compiled replay loaded
         with pool(workers) as executor:
             # Batches in flight are bounded: memory stays a few batches whatever the store.
             pending: deque[Future[list[AuditResult]]] = deque(
@@ -241,12 +245,26 @@ def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
                 pending.append(executor.submit(_audit_batch, work, profile))
             while pending:
                 results.extend(pending.popleft().result())
-    write_results(con, results, profile)
-    unaudited = sum(1 for r in results if r.errors and any(
+    write_results(con, results.all, profile)
+    done = results.all
+    unaudited = sum(1 for r in done if r.errors and any(
         e.reason.startswith("the stored hand cannot be audited") for e in r.errors))
-    return StoreSummary(len(results), sum(len(r.findings) for r in results),
-                        sum(len(r.unverifiable) for r in results),
-                        sum(len(r.errors) for r in results), unaudited)
+    return StoreSummary(len(done), sum(len(r.findings) for r in done),
+                        sum(len(r.unverifiable) for r in done),
+                        sum(len(r.errors) for r in done), unaudited)
+
+
+class _Collected:
+    """The results of the batches as they come back, told to ``progress``."""
+
+    def __init__(self, progress: Callable[[int], None] | None) -> None:
+        self.all: list[AuditResult] = []
+        self.progress = progress
+
+    def extend(self, part: list[AuditResult]) -> None:
+        self.all.extend(part)
+        if self.progress is not None:
+            self.progress(len(part))
 
 
 def _frames(results: Sequence[AuditResult], profile: str, now: datetime
@@ -271,6 +289,7 @@ def _frames(results: Sequence[AuditResult], profile: str, now: datetime
         "evidence": pa.array([json.dumps(f.evidence, sort_keys=True) for f in fs], pa.string()),
         "source": pa.array([f.source for f in fs], pa.string()),
         "profile": pa.array([profile] * len(fs), pa.string()),
+        "lines": pa.array([f.lines for f in fs], pa.list_(pa.int32())),
     })
     us = [u for r in results for u in r.unverifiable]
     unverifiable = pa.table({
@@ -301,7 +320,7 @@ def write_results(
                     con.execute(f"DELETE FROM {table} WHERE hand_id IN "
                                 "(SELECT hand_id FROM _audit_hands)")
                 con.execute("INSERT INTO audit_hands SELECT * FROM _audit_hands")
-                con.execute("INSERT INTO audit_findings SELECT * FROM _audit_findings")
+                con.execute("INSERT INTO audit_findings BY NAME SELECT * FROM _audit_findings")
                 con.execute("INSERT INTO audit_unverifiable SELECT * FROM _audit_unverifiable")
         finally:
             for name in ("_audit_hands", "_audit_findings", "_audit_unverifiable"):

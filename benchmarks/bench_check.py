@@ -97,7 +97,8 @@ def _stages(files: list[Path], profile: Profile) -> None:
         t = stages.add("reference parser (hands the scanner leaves)", t)
         facts = replay_facts(arrays, profile)
         t = stages.add("compiled replay", t)
-        ctx = Batch(facts, profile, StackedLabels([(len(read), TextLabels(data, mine)),
+        text = TextLabels(data, scanned.arrays, scanned.spans, read.tolist())
+        ctx = Batch(facts, profile, StackedLabels([(len(read), text),
                                                    (len(records), RecordLabels(records))]))
         run_rules(ctx, hand_rules(profile))
         t = stages.add("hand rules", t)

@@ -5,14 +5,6 @@ from the flat arrays of :mod:`ingest.scan.layout`) and :mod:`audit.facts.referen
 (the Python replay, from records) produce them, equal column for column.
 """
 
-from pathlib import Path
+from ingest.scan.cache import configure
 
-from ingest.scan.cache import ensure_fresh
-
-#: The compiled modules here, and the files outside this folder whose constants or
-#: tables end up inside their compiled code.
-COMPILED = ("tables.py", "replay*.py", "evaluate.py", "layout.py")
-DEPENDENCIES = ("ingest/scan/layout.py", "schemas/records.py", "audit/evaluator.py",
-                "audit/openers_test.py", "audit/profiles.py", "audit/replay/state.py")
-
-ensure_fresh(Path(__file__).resolve().parent, COMPILED, DEPENDENCIES)
+configure()  # where numba keeps compiled code: before any module here hands it a function

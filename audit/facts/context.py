@@ -37,6 +37,11 @@ def money(cents: int) -> str:
     return format_amount(int(cents))
 
 
+def about(line: int | None, own: int | None, lines: Iterable[int | None]) -> list[int]:
+    """Every line a finding is about, ascending, without repeats (none of them 0)."""
+    return sorted({n for n in (line, own, *lines) if n})
+
+
 def verb_name(code: int) -> str:
     """The verb of a line as the log writes it (``"raises"``)."""
     return VERBS[int(code)].value
@@ -215,22 +220,29 @@ class Batch:
         action: int | None = None,
         seat: int | None = None,
         line: int | None = None,
+        lines: Iterable[int | None] = (),
         evidence: Mapping[str, Any] | None = None,
     ) -> Result:
         """A finding of the current rule on ``hand``.
 
         ``action`` (an actions-table row) gives the line and action index (and the seat,
         unless ``seat`` is given); ``line`` overrides the line (e.g. the RESULT line).
+        ``lines`` are the other lines the finding is about (the offender's own lines
+        where ``line`` is where the fault became certain); the finding lists them with
+        ``line`` and the action's line, ascending, without repeats. Amounts in
+        ``evidence`` are integer cents in keys named ``*_cents``.
         """
         rule = self.rule
         index = None
+        own = None
         if action is not None:
             a = self.facts.actions[action]
             index = int(a["index"])
+            own = int(a["line"])
             if seat is None and a["seat"] != 0:
                 seat = int(a["seat"])
             if line is None:
-                line = int(a["line"])
+                line = own
         labels = self.labels
         return hand, Finding.model_construct(
             code=rule.code,
@@ -239,6 +251,7 @@ class Batch:
             hand_id=labels.hand_id(hand),
             table_id=labels.table_id(hand),
             line=line,
+            lines=about(line, own, lines),
             action_index=index,
             seat=seat,
             message=message,

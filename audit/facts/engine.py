@@ -20,7 +20,6 @@ from audit.facts.labels import Labels, RecordLabels
 from audit.facts.layout import from_records
 from audit.facts.reference import reference_facts
 from audit.facts.registry import hand_rules, sequence_rules
-from audit.facts.replay import replay_facts
 from audit.facts.rule import Rule
 from audit.facts.sequence import Run, run_sequence_rules
 from audit.facts.tables import take
@@ -142,8 +141,12 @@ def audit_records(records: Sequence[HandRecord], profile: Profile, *, sequences:
     the Python replay instead of the compiled one (the same results).
     """
     records = list(records)
-    facts = (reference_facts(records, profile) if reference
-             else replay_facts(from_records(records), profile))
+    if reference:
+        facts = reference_facts(records, profile)
+    else:
+        from audit.facts.replay import replay_facts  # compiled code: loaded only when used
+
+        facts = replay_facts(from_records(records), profile)
     ctx = Batch(facts, profile, RecordLabels(records))
     found = run_rules(ctx, hand_rules(profile))
     rules = sequence_rules(profile)

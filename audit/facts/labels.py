@@ -5,8 +5,7 @@ reading or cite the RESULT line. The fact tables carry hashes and line numbers o
 so each source of hands gives a :class:`Labels` that answers by hand row:
 
 - :class:`RecordLabels`: parsed records (the reference path, JSON Lines hands);
-- :class:`TextLabels`: the bytes the scanner read, looked up in the hand's own text
-  only when a finding needs them (most hands have none);
+- :class:`TextLabels`: the strings of the hands the scanner read, where it found them;
 - :class:`StackedLabels`: several batches' labels behind one row numbering.
 
 The store's labels come from its staging tables (:mod:`audit.store`).
@@ -14,19 +13,21 @@ The store's labels come from its staging tables (:mod:`audit.store`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Protocol
 
 import numpy as np
 
 from ingest.scan.layout import (
-    E_LINE,
-    H_BYTE_END,
-    H_BYTE_START,
     H_EVENT_START,
-    H_FIRST_LINE,
+    H_SEAT_COUNT,
+    H_SEAT_START,
+    P_HAND,
+    P_RESULT_LINE,
+    P_TABLE,
+    S_SEAT,
     HandArrays,
+    Spans,
 )
 from schemas.records import HandRecord
 
@@ -72,57 +73,49 @@ class RecordLabels:
         return self.records[hand].result_line
 
 
-_HAND = re.compile(rb"^Hand:[ ]*(\S+)", re.MULTILINE)
-_TABLE = re.compile(rb"^Table:[ ]*(\S+)", re.MULTILINE)
-_POT = re.compile(rb"^Pot:", re.MULTILINE)
-_READING = re.compile(rb"\] \((.*)\)\r?$")
-
-
 class TextLabels:
-    """Labels read from the text of hands the scanner read: the buffer and its rows.
+    """Labels of hands the scanner read: their strings where the scanner found them
+    (its text spans), looked up only when a finding needs them (most hands have none).
 
-    The scanner reads only the canonical form of a line, so a ``Hand:`` line, a seat
-    line or a ``shows`` line is found in the hand's own bytes exactly as written.
+    ``rows`` maps each hand row of the facts to its row in the scanned arrays.
     """
 
-    def __init__(self, data: bytes, arrays: HandArrays) -> None:
+    def __init__(self, data: bytes, arrays: HandArrays, spans: Spans,
+                 rows: Sequence[int]) -> None:
         self.data = data
         self.hands = arrays.hands
-        self.events = arrays.events
+        self.seats = arrays.seats
+        self.spans = spans
+        self.rows = rows
 
-    def _text(self, hand: int) -> bytes:
-        row = self.hands[hand]
-        return self.data[int(row[H_BYTE_START]):int(row[H_BYTE_END])]
+    def _span(self, start: int, end: int) -> str:
+        return self.data[start:end].decode() if start >= 0 else ""
 
-    def _line(self, hand: int, line: int) -> bytes:
-        lines = self._text(hand).split(b"\n")
-        return lines[line - int(self.hands[hand, H_FIRST_LINE])]
-
-    @staticmethod
-    def _found(pattern: re.Pattern[bytes], text: bytes) -> str:
-        m = pattern.search(text)
-        return m.group(1).decode() if m else ""
+    def _hand(self, hand: int, column: int) -> str:
+        span = self.spans.hands[self.rows[hand]]
+        return self._span(int(span[column]), int(span[column + 1]))
 
     def hand_id(self, hand: int) -> str:
-        return self._found(_HAND, self._text(hand))
+        return self._hand(hand, P_HAND)
 
     def table_id(self, hand: int) -> str:
-        return self._found(_TABLE, self._text(hand))
+        return self._hand(hand, P_TABLE)
 
     def player_id(self, hand: int, seat: int) -> str:
-        pattern = re.compile(rb"^Seat %d:[ ]*(\S+) \(" % seat, re.MULTILINE)
-        return self._found(pattern, self._text(hand))
+        row = self.hands[self.rows[hand]]
+        first, count = int(row[H_SEAT_START]), int(row[H_SEAT_COUNT])
+        for k in range(first, first + count):
+            if int(self.seats[k, S_SEAT]) == seat:
+                return self._span(int(self.spans.seats[k, 0]), int(self.spans.seats[k, 1]))
+        return ""
 
     def reading(self, hand: int, index: int) -> str | None:
-        line = int(self.events[int(self.hands[hand, H_EVENT_START]) + index, E_LINE])
-        m = _READING.search(self._line(hand, line))
-        return m.group(1).decode() if m else None
+        e = int(self.hands[self.rows[hand], H_EVENT_START]) + index
+        start, end = int(self.spans.events[e, 0]), int(self.spans.events[e, 1])
+        return self.data[start:end].decode() if start >= 0 else None
 
     def result_line(self, hand: int) -> int:
-        text = self._text(hand)
-        m = _POT.search(text)
-        first = int(self.hands[hand, H_FIRST_LINE])
-        return first + text.count(b"\n", 0, m.start()) if m else 0
+        return int(self.spans.hands[self.rows[hand], P_RESULT_LINE])
 
 
 class StackedLabels:

@@ -318,3 +318,10 @@ def replay_facts(arrays: HandArrays, profile: Profile) -> Facts:
                              progression, hands, actions, seats, pots, pool, sst,
                              sst.view(np.int64), round_state, round_state.view(np.int64))
     return Facts(hands, actions, seats, pots[:made].copy(), pool[:size].copy())
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) the compiled replay, on an empty input."""
+    from ingest.scan.scanner import scan
+
+    replay_facts(scan(np.zeros(0, dtype=np.uint8)).arrays, Profile("warm-up"))

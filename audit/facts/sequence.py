@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Protocol
 import numpy as np
 
 from audit.engine import AuditResult, suppress
-from audit.facts.context import Columns, IntArray, Result, RuleInfo, row_type
+from audit.facts.context import Columns, IntArray, Result, RuleInfo, about, row_type
 from audit.facts.deals import Deals
 from audit.profiles import Profile
 from schemas.findings import Finding, Severity, Unverifiable
@@ -72,14 +72,17 @@ class Run:
 
     def finding(self, deal: int, message: str, *, line: int | None = None,
                 index: int | None = None, seat: int | None = None,
+                lines: Iterable[int | None] = (),
                 evidence: Mapping[str, Any] | None = None) -> Result:
-        """A finding of the current rule on ``deal``: at its line ``index`` (``line``)."""
+        """A finding of the current rule on ``deal``: at its line ``index`` (``line``);
+        ``lines`` the other lines it is about (as :meth:`audit.facts.context.Batch.finding`)."""
         rule = self.rule
         return deal, Finding.model_construct(
             code=rule.code, name=rule.name,
             severity=self.profile.severity_of(rule.code, rule.severity),
             hand_id=self.labels.hand_id(deal), table_id=self.labels.table_id(deal),
-            line=line, action_index=index, seat=seat, message=message,
+            line=line, lines=about(line, None, lines), action_index=index, seat=seat,
+            message=message,
             evidence=dict(evidence) if evidence else {}, source=rule.source,
         )
 

@@ -110,3 +110,26 @@ def test_equal_times_and_duplicates_at_one_table(tmp_path: Path) -> None:
     text = "\n\n".join(write_hand(r) for r in tied)
     (tmp_path / "tied.log").write_text(text + "\n\n" + write_hand(tied[3]) + "\n")
     assert_same([tmp_path / "tied.log"], "laws", workers=1)
+
+
+def test_a_large_gzip_is_cut_into_units_and_a_corrupt_one_read_to_its_fault(
+        tmp_path: Path) -> None:
+    """A .gz is decompressed once into a plain copy and cut like a plain file (a worker
+    never holds a whole decompressed file); a corrupt .gz is read by the reference path
+    up to its fault, which it reports."""
+    from audit.units import plan_units
+
+    room = corpus("robert", hands=300, seed=6, violations=0.08, unrecorded=0.05)
+    data = room.files[0].read_bytes()
+    with gzip.open(tmp_path / "a.log.gz", "wb") as f:
+        f.write(data)
+    plan = plan_units([tmp_path / "a.log.gz"], 10_000, tmp_path)
+    assert len(plan.units) > 3 and plan.others == []
+    report = assert_same([tmp_path / "a.log.gz"], "robert", workers=1, unit_bytes=10_000)
+    assert report.hands > 0
+    packed = bytearray(gzip.compress(data))
+    packed[len(packed) // 2] ^= 0xFF
+    (tmp_path / "b.log.gz").write_bytes(bytes(packed))
+    report = assert_same([tmp_path / "b.log.gz"], "robert", workers=1)
+    assert "bad_gzip" in [p.kind for p in report.problems]
+    assert report.hands > 0
