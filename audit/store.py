@@ -25,17 +25,16 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
-from audit.engine import AuditResult, merge
+from audit.engine import AuditResult, merge, run_rules, run_sequence_rules
 from audit.facts.context import Batch
 from audit.facts.deals import deals_of, pair
-from audit.facts.engine import run_rules
 from audit.facts.labels import Labels, RecordLabels
 from audit.facts.reference import reference_facts
-from audit.facts.registry import hand_rules, sequence_rules
 from audit.facts.replay import replay_facts, warm_up
-from audit.facts.sequence import Run, run_sequence_rules
+from audit.facts.sequence import Run
 from audit.facts.staging import read_staging
 from audit.profiles import Profile
+from audit.registry import hand_rules, sequence_rules
 from audit.workers import default_workers, no_cyclic_gc, pool
 from ingest.errors import HandParseError
 from ingest.parser import parse_hand

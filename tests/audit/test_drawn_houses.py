@@ -32,8 +32,7 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from audit.batch import CheckReport, check_paths
-from audit.engine import AuditResult
-from audit.facts.engine import audit_records
+from audit.engine import AuditResult, audit_records
 from audit.profiles import BUILTIN, Profile
 from ingest.parser import parse_hand
 from schemas.records import HandRecord, Openers

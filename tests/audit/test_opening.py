@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audit.openers_test import (
+from audit.opening import (
     MINIMUM_PAIR,
     could_have_held_openers,
     holds_openers,

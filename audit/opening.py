@@ -7,7 +7,7 @@ pair of jacks; R-JB 10, R-JK 2). Where the house allows bobtail openers (Foster)
 cards to a flush or to an open-ended straight also open. ``Openers: ANY`` (Draw High)
 opens on anything.
 
-Decisions where the texts are silent (each is tested in ``tests/audit/test_openers_test.py``):
+Decisions where the texts are silent (each is tested in ``tests/audit/test_opening.py``):
 
 * Bobtail and the joker: the joker stands for any one card, as it would in the completed
   flush or straight. ``Jk`` with three spades is four to a flush; ``Jk 5 6 8`` is four to
