@@ -112,6 +112,27 @@ def merge(results: list[AuditResult], sequence_results: Iterable[AuditResult]) -
             target.findings = suppress(target.findings)
 
 
+def _collect(results: dict[int, AuditResult], found: list[tuple[Result, bool]]) -> None:
+    """File each ``((row, finding or unverifiable), is an internal error)`` under its row."""
+    for (row, result), error in found:
+        out = results.get(row)
+        if out is None:
+            out = results[row] = AuditResult(result.hand_id, result.table_id)
+        if isinstance(result, Finding):
+            out.findings.append(result)
+        else:
+            out.unverifiable.append(result)
+            if error:
+                out.errors.append(result)
+
+
+def _suppressed(results: dict[int, AuditResult]) -> dict[int, AuditResult]:
+    for out in results.values():
+        if len(out.findings) > 1:
+            out.findings = suppress(out.findings)
+    return results
+
+
 class _Picked:
     """The labels of some hands of a batch, by their row in the picked facts."""
 
@@ -183,20 +204,8 @@ def run_rules(ctx: Batch, rules: Sequence[Rule]) -> dict[int, AuditResult]:
             found = [(r, False) for r in rule.check(ctx)]
         except Exception:
             found = _hand_by_hand(ctx, rule)
-        for (hand, result), error in found:
-            out = results.get(hand)
-            if out is None:
-                out = results[hand] = AuditResult(result.hand_id, result.table_id)
-            if isinstance(result, Finding):
-                out.findings.append(result)
-            else:
-                out.unverifiable.append(result)
-                if error:
-                    out.errors.append(result)
-    for out in results.values():
-        if len(out.findings) > 1:
-            out.findings = suppress(out.findings)
-    return results
+        _collect(results, found)
+    return _suppressed(results)
 
 
 
@@ -260,17 +269,5 @@ def run_sequence_rules(ctx: Run, rules: Sequence[SequenceRule]) -> dict[int, Aud
                       f"({where.filename}:{where.lineno})")
             found = [(ctx.unverifiable(d, reason), True)
                      for d in np.flatnonzero(ctx.in_sequence).tolist()]
-        for (deal, result), error in found:
-            out = results.get(deal)
-            if out is None:
-                out = results[deal] = AuditResult(result.hand_id, result.table_id)
-            if isinstance(result, Finding):
-                out.findings.append(result)
-            else:
-                out.unverifiable.append(result)
-                if error:
-                    out.errors.append(result)
-    for out in results.values():
-        if len(out.findings) > 1:
-            out.findings = suppress(out.findings)
-    return results
+        _collect(results, found)
+    return _suppressed(results)

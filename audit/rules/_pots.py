@@ -1,5 +1,5 @@
-"""What the pot rules (P401-P404, O-rules on collections) share: labels, the strength of
-five known cards, and the fair splits of a tied pot under the odd-chip rule.
+"""What the pot rules (P401-P403) share: pot labels, the rows of the collections, and
+the fair splits of a tied pot under the odd-chip rule.
 
 The odd-chip convention is the format spec's: an uneven split gives the odd chip to the
 first winning seat clockwise from the button (one each, in that order, when more than one
@@ -13,7 +13,6 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from audit.evaluator import evaluate
 from audit.facts.context import Batch
 from ingest.scan.layout import ACTOR_SEAT
 from schemas.records import Verb
@@ -22,16 +21,6 @@ from schemas.records import Verb
 def pot_label(number: int) -> str:
     """``the main pot`` or ``side pot K`` for messages."""
     return "the main pot" if number == 0 else f"side pot {number}"
-
-
-def strength(cards: Sequence[str] | None) -> int | None:
-    """The evaluator's strength of five known cards; None for anything else (unknown, fouled)."""
-    if cards is None:
-        return None
-    try:
-        return evaluate(cards)
-    except ValueError:
-        return None
 
 
 #: Chip sizes in cents an odd amount may be left over in: the odd cent of the format spec,

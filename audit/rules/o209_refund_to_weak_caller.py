@@ -10,13 +10,13 @@ from audit.facts.context import Batch, Result, cards_text, money
 from audit.facts.tables import Known
 from audit.facts.view import HandView, Line
 from audit.opening import MINIMUM_PAIR
+from audit.replay.showdown import strength
 from audit.rule import Rule
 from audit.rules._openers import (
     dealt_text,
     hands_of,
     required,
 )
-from audit.rules._pots import strength
 from schemas.findings import Severity
 from schemas.records import Actor, Verb
 
