@@ -1,0 +1,157 @@
+"""Pieces the tests share: keys per level, per-key sums across batches, capped evidence."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from audit.integrity.features import Lookup, pair_key, split_key
+from audit.integrity.model import Evidence, Level, Subject
+
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+#: Turns an event's (value, code) into the note shown beside its hand.
+NoteMaker = Callable[[float, int], str]
+#: Hands listed per cell at most (the count of all of them is in the alert).
+EVIDENCE_CAP = 200
+
+
+def level_keys(level: Level, dealer: npt.ArrayLike, table: npt.ArrayLike,
+               player: npt.ArrayLike) -> I64:
+    """The key of each observation's cell at ``level`` (dealer, table or player codes)."""
+    if level is Level.DEALER:
+        return np.asarray(dealer, dtype=np.int64)
+    if level is Level.TABLE:
+        return np.asarray(table, dtype=np.int64)
+    if level is Level.PLAYER:
+        return np.asarray(player, dtype=np.int64)
+    if level is Level.DEALER_PLAYER:
+        return pair_key(np.asarray(dealer, dtype=np.int64), np.asarray(player, dtype=np.int64))
+    raise ValueError(f"no single-observation key for {level}")
+
+
+def subject_of(level: Level, key: int, lookup: Lookup) -> Subject:
+    """The subject of a cell key at ``level``."""
+    if level is Level.DEALER:
+        return Subject(dealer_id=lookup.dealer(key))
+    if level is Level.TABLE:
+        return Subject(table_id=lookup.table(key))
+    if level is Level.PLAYER:
+        return Subject(player_id=lookup.player(key))
+    if level is Level.DEALER_PLAYER:
+        dealer, player = split_key(np.array([key], dtype=np.int64))
+        return Subject(dealer_id=lookup.dealer(int(dealer[0])),
+                       player_id=lookup.player(int(player[0])))
+    a, b = split_key(np.array([key], dtype=np.int64))
+    return Subject(player_id=lookup.player(int(a[0])), partner_id=lookup.player(int(b[0])))
+
+
+class Sums:
+    """Per-key sums of several columns, accumulated batch by batch."""
+
+    def __init__(self, columns: int) -> None:
+        self._keys: list[I64] = []
+        self._values: list[F64] = []
+        self._columns = columns
+
+    def add(self, keys: I64, *columns: npt.ArrayLike) -> None:
+        """Add one row per key (keys may repeat)."""
+        if len(keys) == 0:
+            return
+        unique, inverse = np.unique(keys, return_inverse=True)
+        block = np.empty((len(unique), self._columns))
+        for i, column in enumerate(columns):
+            block[:, i] = np.bincount(inverse, weights=np.asarray(column, dtype=np.float64),
+                                      minlength=len(unique))
+        self._keys.append(unique)
+        self._values.append(block)
+
+    def totals(self) -> tuple[I64, F64]:
+        """Unique keys and their summed columns (rows aligned with the keys)."""
+        if not self._keys:
+            return np.zeros(0, dtype=np.int64), np.zeros((0, self._columns))
+        keys = np.concatenate(self._keys)
+        values = np.concatenate(self._values)
+        unique, inverse = np.unique(keys, return_inverse=True)
+        out = np.zeros((len(unique), self._columns))
+        np.add.at(out, inverse, values)
+        return unique, out
+
+
+@dataclass
+class _EventBlock:
+    keys: I64
+    rows: I64
+    values: F64
+    codes: I64
+
+
+@dataclass
+class Events:
+    """Telling hands per cell key, the first :data:`EVIDENCE_CAP` of each (in reading order),
+    with a number and an integer each for the note; plus how many there were in all."""
+
+    cap: int = EVIDENCE_CAP
+    _blocks: list[_EventBlock] = field(default_factory=list)
+    _kept: dict[int, int] = field(default_factory=dict)
+    _total: dict[int, int] = field(default_factory=dict)
+
+    def add(self, keys: I64, rows: I64, values: npt.ArrayLike | None = None,
+            codes: npt.ArrayLike | None = None) -> None:
+        """Record events (one per key); ``values`` / ``codes`` travel with them for notes."""
+        if len(keys) == 0:
+            return
+        keys = np.asarray(keys, dtype=np.int64)
+        vals = np.zeros(len(keys)) if values is None else np.asarray(values, dtype=np.float64)
+        cods = np.zeros(len(keys), np.int64) if codes is None else np.asarray(codes, np.int64)
+        order = np.argsort(keys, kind="stable")
+        keys, rows, vals, cods = keys[order], np.asarray(rows)[order], vals[order], cods[order]
+        unique, first, counts = np.unique(keys, return_index=True, return_counts=True)
+        rank = np.arange(len(keys)) - np.repeat(first, counts)
+        room = np.array([self.cap - self._kept.get(int(k), 0) for k in unique], dtype=np.int64)
+        keep = rank < np.repeat(room, counts)
+        for k, c, r in zip(unique.tolist(), counts.tolist(), room.tolist(), strict=True):
+            self._total[k] = self._total.get(k, 0) + c
+            self._kept[k] = self._kept.get(k, 0) + max(0, min(c, r))
+        if keep.any():
+            self._blocks.append(_EventBlock(keys[keep], rows[keep].astype(np.int64), vals[keep],
+                                            cods[keep]))
+
+    def total(self, key: int) -> int:
+        """How many events the key had (kept or not)."""
+        return self._total.get(int(key), 0)
+
+    def of(self, key: int) -> tuple[I64, F64, I64]:
+        """Rows, values and codes of the events kept for ``key``, in reading order."""
+        rows, values, codes = [], [], []
+        for block in self._blocks:
+            pick = block.keys == key
+            if pick.any():
+                rows.append(block.rows[pick])
+                values.append(block.values[pick])
+                codes.append(block.codes[pick])
+        if not rows:
+            return np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64)
+        return np.concatenate(rows), np.concatenate(values), np.concatenate(codes)
+
+    def evidence(self, key: int, note: NoteMaker | None = None) -> Evidence:
+        """The kept events of ``key`` as evidence (notes from ``note(value, code)``)."""
+        rows, values, codes = self.of(key)
+        notes = [note(float(v), int(c)) for v, c in zip(values, codes, strict=True)] if note \
+            else [""] * len(rows)
+        return Evidence(rows, notes, self.total(key))
+
+
+def merged_evidence(events: Events, keys: list[int], note: NoteMaker) -> Evidence:
+    """The evidence of several keys, in key order, capped at the events' cap."""
+    rows: list[int] = []
+    notes: list[str] = []
+    for key in keys:
+        found = events.evidence(key, note)
+        rows.extend(found.rows.tolist())
+        notes.extend(found.notes)
+    total = sum(events.total(key) for key in keys)
+    return Evidence(np.array(rows[:events.cap], dtype=np.int64), notes[:events.cap], total)

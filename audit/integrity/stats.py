@@ -1,0 +1,249 @@
+"""The statistics the tests use: exact tails, stratified exact tests, intervals, FDR control.
+
+Every p-value here is one-sided towards the cheat the test looks for unless a
+function says otherwise, and is exact or conservative under its stated law:
+
+- :func:`binomial_upper`: P(X >= x) for X ~ Binomial(n, p) (scipy's regularized beta);
+- :func:`uniform_mean_p`: the mean of n independent uniforms against its normal
+  approximation (the Irwin-Hall law has lighter tails than the normal, so the
+  approximation overstates extreme p-values: conservative);
+- :func:`poisson_binomial_upper`: a sum of independent Bernoulli(p_i), by the exact
+  recursion;
+- :func:`iid_sum_upper`: a sum of n independent copies of a small discrete law, by
+  FFT powers of its characteristic function;
+- :func:`stratified_exact`: the exact conditional test of a common odds ratio of 1
+  across 2x2 tables (each table's count is hypergeometric given its margins; the
+  strata are convolved), with the Mantel-Haenszel odds ratio and the
+  Robins-Breslow-Greenland interval as the effect size;
+- :func:`benjamini_hochberg`: BH step-up (or Benjamini-Yekutieli, valid under any
+  dependence) adjusted p-values.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from scipy import stats
+
+Z95 = 1.959963984540054
+
+
+def binomial_upper(x: int, n: int, p: float) -> float:
+    """P(X >= x) for X ~ Binomial(n, p)."""
+    if x <= 0:
+        return 1.0
+    return float(stats.binom.sf(x - 1, n, p))
+
+
+def binomial_lower(x: int, n: int, p: float) -> float:
+    """P(X <= x) for X ~ Binomial(n, p)."""
+    return float(stats.binom.cdf(x, n, p))
+
+
+def wilson(x: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion x / n."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = x / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def poisson_interval(x: int) -> tuple[float, float]:
+    """The exact (Garwood) 95% interval of a Poisson mean given a count x."""
+    low = 0.0 if x == 0 else float(stats.chi2.ppf(0.025, 2 * x) / 2)
+    high = float(stats.chi2.ppf(0.975, 2 * x + 2) / 2)
+    return low, high
+
+
+def poisson_upper(x: int, mean: float) -> float:
+    """P(X >= x) for X ~ Poisson(mean)."""
+    if x <= 0:
+        return 1.0
+    return float(stats.poisson.sf(x - 1, mean))
+
+
+def normal_upper(z: float) -> float:
+    """P(Z >= z) for a standard normal Z."""
+    return float(stats.norm.sf(z))
+
+
+def uniform_mean_p(total: float, n: int, *, two_sided: bool) -> tuple[float, float]:
+    """(z, p) for the sum of n independent uniforms on (0, 1): too high (or either way)."""
+    z = (total - n / 2) / math.sqrt(n / 12)
+    p = 2 * normal_upper(abs(z)) if two_sided else normal_upper(z)
+    return z, min(1.0, p)
+
+
+def mean_interval(total: float, total_sq: float, n: int) -> tuple[float, float, float]:
+    """Mean and 95% interval of n values given their sum and sum of squares."""
+    mean = total / n
+    var = max(total_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    half = Z95 * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def chi2_upper(statistic: float, df: int) -> float:
+    """P(X >= statistic) for X ~ chi-square(df)."""
+    return float(stats.chi2.sf(statistic, df)) if df > 0 else 1.0
+
+
+def poisson_binomial_upper(x: int, probabilities: Sequence[float]) -> float:
+    """P(S >= x) for S a sum of independent Bernoulli(p_i), by the exact recursion."""
+    if x <= 0:
+        return 1.0
+    ps = np.asarray(probabilities, dtype=np.float64)
+    if x > len(ps):
+        return 0.0
+    pmf = np.zeros(len(ps) + 1)
+    pmf[0] = 1.0
+    for i, p in enumerate(ps):
+        pmf[1:i + 2] = pmf[1:i + 2] * (1 - p) + pmf[0:i + 1] * p
+        pmf[0] *= 1 - p
+    return float(min(1.0, pmf[x:].sum()))
+
+
+def iid_sum_upper(x: int, parts: Sequence[tuple[npt.NDArray[np.float64], int]]) -> float:
+    """P(S >= x) for S the sum of independent draws: ``n`` copies of each ``(pmf, n)`` law.
+
+    Each law is on 0..len(pmf)-1; the law of the sum is the inverse FFT of the product
+    of the laws' spectra raised to their counts (exact up to rounding, about 1e-15).
+    """
+    if x <= 0:
+        return 1.0
+    size = sum((len(pmf) - 1) * n for pmf, n in parts) + 1
+    if x >= size:
+        return 0.0
+    fft_size = 1 << (size - 1).bit_length()
+    spectrum = np.ones(fft_size // 2 + 1, dtype=np.complex128)
+    for pmf, n in parts:
+        if n:
+            spectrum *= np.fft.rfft(pmf, fft_size) ** n
+    law = np.fft.irfft(spectrum, fft_size)[:size]
+    return float(min(1.0, max(0.0, law[x:].sum())))
+
+
+@dataclass(frozen=True)
+class Stratum:
+    """One 2x2 table: ``exposed`` trials with ``hits`` successes, out of ``total`` trials
+    with ``total_hits`` successes in all (exposed and not)."""
+
+    total: int
+    total_hits: int
+    exposed: int
+    hits: int
+
+
+@dataclass(frozen=True)
+class StratifiedResult:
+    """The exact stratified test of a common odds ratio of 1, and its effect size."""
+
+    p_value: float
+    hits: int  #: successes among exposed trials, all strata
+    expected: float  #: their expectation under no association
+    exposed: int
+    odds_ratio: float  #: Mantel-Haenszel
+    ci_low: float  #: Robins-Breslow-Greenland 95%
+    ci_high: float
+
+
+def _hypergeom_pmf(s: Stratum) -> tuple[int, npt.NDArray[np.float64]]:
+    low = max(0, s.exposed - (s.total - s.total_hits))
+    high = min(s.exposed, s.total_hits)
+    support = np.arange(low, high + 1)
+    pmf = stats.hypergeom.pmf(support, s.total, s.total_hits, s.exposed)
+    return low, pmf
+
+
+def stratified_exact(strata: Sequence[Stratum], *, greater: bool) -> StratifiedResult:
+    """Exact conditional test that exposure changes the success rate, in either stated
+    direction, across strata (``greater``: exposed trials succeed more often).
+
+    Given every table's margins, its exposed-success count is hypergeometric under the
+    null; the law of the total is the convolution of the strata's laws, so the
+    p-value is exact (and, being discrete, conservative).
+    """
+    used = [s for s in strata if 0 < s.exposed < s.total and 0 < s.total_hits < s.total]
+    hits = sum(s.hits for s in used)
+    exposed = sum(s.exposed for s in used)
+    if not used:
+        return StratifiedResult(1.0, hits, float(hits), exposed, 1.0, 0.0, math.inf)
+    offset = 0
+    law = np.array([1.0])
+    expected = 0.0
+    for s in used:
+        low, pmf = _hypergeom_pmf(s)
+        offset += low
+        law = np.convolve(law, pmf)
+        expected += s.exposed * s.total_hits / s.total
+    at = hits - offset
+    if greater:
+        p = float(law[max(at, 0):].sum()) if at < len(law) else 0.0
+    else:
+        p = float(law[:at + 1].sum()) if at >= 0 else 0.0
+    odds, low_ci, high_ci = mantel_haenszel(used)
+    return StratifiedResult(min(1.0, max(p, 0.0)), hits, expected, exposed, odds, low_ci,
+                            high_ci)
+
+
+def mantel_haenszel(strata: Sequence[Stratum]) -> tuple[float, float, float]:
+    """Mantel-Haenszel common odds ratio with the Robins-Breslow-Greenland 95% interval."""
+    r_sum = s_sum = pr = ps_qr = qs = 0.0
+    for st in strata:
+        a = st.hits
+        b = st.exposed - st.hits
+        c = st.total_hits - st.hits
+        d = st.total - st.exposed - c
+        n = st.total
+        r = a * d / n
+        s = b * c / n
+        p = (a + d) / n
+        q = (b + c) / n
+        r_sum += r
+        s_sum += s
+        pr += p * r
+        ps_qr += p * s + q * r
+        qs += q * s
+    if r_sum == 0 or s_sum == 0:
+        # A zero cell: the odds ratio is 0 or infinite; add 1/2 to every cell for a finite estimate.
+        return _haldane(strata)
+    odds = r_sum / s_sum
+    var = pr / (2 * r_sum**2) + ps_qr / (2 * r_sum * s_sum) + qs / (2 * s_sum**2)
+    half = Z95 * math.sqrt(var)
+    return odds, math.exp(math.log(odds) - half), math.exp(math.log(odds) + half)
+
+
+def _haldane(strata: Sequence[Stratum]) -> tuple[float, float, float]:
+    a = sum(s.hits for s in strata) + 0.5
+    b = sum(s.exposed - s.hits for s in strata) + 0.5
+    c = sum(s.total_hits - s.hits for s in strata) + 0.5
+    d = sum(s.total - s.exposed - s.total_hits + s.hits for s in strata) + 0.5
+    odds = a * d / (b * c)
+    half = Z95 * math.sqrt(1 / a + 1 / b + 1 / c + 1 / d)
+    return odds, math.exp(math.log(odds) - half), math.exp(math.log(odds) + half)
+
+
+def benjamini_hochberg(p_values: npt.NDArray[np.float64], *, dependent: bool = False
+                       ) -> npt.NDArray[np.float64]:
+    """BH adjusted p-values (q-values): reject where q <= the FDR rate.
+
+    ``dependent``: the Benjamini-Yekutieli correction (multiply by the harmonic sum
+    1 + 1/2 + ... + 1/m), which controls the FDR under any dependence between tests.
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    m = len(p)
+    if m == 0:
+        return p.copy()
+    order = np.argsort(p, kind="stable")
+    scale = float(np.sum(1.0 / np.arange(1, m + 1))) if dependent else 1.0
+    ranked = p[order] * m * scale / np.arange(1, m + 1)
+    adjusted = np.minimum.accumulate(ranked[::-1])[::-1]
+    out = np.empty(m)
+    out[order] = np.minimum(adjusted, 1.0)
+    return out
