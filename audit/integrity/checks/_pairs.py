@@ -34,7 +34,7 @@ BoolArray = npt.NDArray[np.bool_]
 #: Fewest exposed decisions, and fewest not exposed, for a pair to be tested.
 MIN_EXPOSED = 10
 MIN_OTHER = 20
-_STRATA_BITS = 4
+_STRATA_BITS = 5
 _VERB_NAMES: tuple[str, ...] = tuple(v.value for v in Verb)
 
 

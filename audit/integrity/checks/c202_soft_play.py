@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from audit.integrity.checks._pairs import (
     Exposures,
@@ -15,69 +16,86 @@ from audit.integrity.model import Level
 from audit.integrity.replay import AFTER, TWO_PAIR_LEVEL, V_BETS, V_CALLS, V_CHECKS, V_RAISES
 
 
+def hand_class(strength: npt.NDArray[np.int64], *, dealt: bool) -> npt.NDArray[np.int64]:
+    """0 weak, 1 medium, 2 strong: before the draw high card or a pair below jacks, jacks or
+    better, two pair or better; after it one pair or less, two pair, three of a kind or better."""
+    level = strength >> 20
+    if dealt:
+        pair_rank = (strength >> 16) & 0xF
+        jacks_or_better = (level == 1) & (pair_rank >= 11)
+        return np.where(level >= TWO_PAIR_LEVEL, 2, np.where(jacks_or_better, 1, 0))
+    return np.where(level >= TWO_PAIR_LEVEL + 1, 2, np.where(level == TWO_PAIR_LEVEL, 1, 0))
+
+
 class SoftPlay(PairDecisionTest):
-    """Compares how often a player bets or raises the best hand heads-up against the partner
-    with how often against anyone else.
+    """Compares how often a player bets or raises heads-up against the partner with how often
+    heads-up against anyone else, in comparable spots.
 
     What it does:
-        After the draw every live hand is known from the log (dealt cards, discards and
-        draws), so the analysis knows when a player's hand beats the only opponent left
-        in the pot. Those decisions (the player holds the best hand, two pair or better,
-        heads-up after the draw, no one all-in; checks, bets, calls and raises) are split
-        by who the opponent is, and by whether the player faces a bet (bet or check;
-        raise or call). Fair players value-bet a winning hand whoever is across; a pair
-        that does not bet into each other (soft play) bets it less often against the
-        partner. Both players' decisions towards each other are pooled (the strata are
-        each player's own), and the exact stratified test asks whether they are less
-        aggressive with each other than with others.
+        Every decision of a player heads-up in a pot (one live opponent, no one all-in;
+        checks, bets, calls and raises) is put in a stratum of comparable spots: before or
+        after the draw, facing a bet or not, and how good the player's hand is (before the
+        draw: the dealt hand, weak / jacks or better / two pair or better; after it: the
+        final hand, one pair or less / two pair / three of a kind or better, and whether it
+        beats the opponent's, which the log shows since every card is recorded). Fair
+        players bet and raise by their cards whoever is across; a pair that does not bet
+        into each other (soft play) is less aggressive against the partner in the same
+        spots. Both players' decisions towards each other are pooled (each in his own
+        strata), and the exact stratified test asks whether they bet or raise each other
+        less often than they bet or raise others.
 
     Assumes:
-        A player's choice to bet or raise a winning hand does not depend on who the
-        opponent is. A real player may check to a known maniac to induce a bluff, so
-        an alert is a case to review, never proof on its own.
+        In a given spot a player's choice to bet or raise does not depend on who the
+        opponent is. A real player may check to a known maniac to induce a bluff, so an
+        alert is a case to review, never proof on its own.
 
     Not valid when:
-        Cards are missing (``??``): such decisions are left out. Pairs of players who
-        are not independent for an innocent reason (the house's own staff, a couple
-        who share a bankroll) are what the test finds too.
+        Cards are missing (``??``): decisions after the draw are then left out. Pairs of
+        players who are not independent for an innocent reason (staff, a couple who share
+        a bankroll) are what the test finds too.
 
     Minimum sample:
-        10 such decisions against the partner and 20 against others.
+        10 heads-up decisions against the partner and 20 against others.
 
     Evidence:
-        The hands where the best hand checked or called against the partner.
+        The hands where one checked or called heads-up against the other.
     """
 
     code = "C202"
     name = "soft-play"
     level = Level.PAIR
     greater = False
-    summary = "Two players who do not bet winning hands into each other."
-    decisions_text = "decisions holding the best hand heads-up after the draw"
+    summary = "Two players who do not bet or raise into each other heads-up."
+    decisions_text = "heads-up decisions"
     outcome_text = "bet or raised"
     exposure_text = "with the other of {a} and {b} as the opponent"
 
     def exposures(self, view: BatchView) -> Exposures | None:
         d = view.replayed.decisions
         verb = d.verb
-        strong = np.zeros(len(verb), dtype=np.bool_)
-        final = view.replayed.seats.final
         start = view.batch.h_seat_start[d.hand].astype(np.int64)
-        actor_final = final[start + d.actor]
-        strong = (actor_final >> 20) >= TWO_PAIR_LEVEL
+        seat = start + d.actor
+        final = view.replayed.seats.final[seat]
+        dealt = view.dealt_strength[seat]
+        after = d.section == AFTER
+        known = np.where(after, (final >= 0) & (d.best >= 0), dealt >= 0)
         pick = np.nonzero(
-            (d.section == AFTER) & (d.best == 1) & strong & (popcount16(d.live) == 1)
-            & ~d.all_in & ((verb == V_CHECKS) | (verb == V_BETS) | (verb == V_CALLS)
-                           | (verb == V_RAISES)))[0]
+            known & (popcount16(d.live) == 1) & ~d.all_in
+            & np.isin(verb, (V_CHECKS, V_BETS, V_CALLS, V_RAISES)))[0]
         if not len(pick):
             return None
+        a = after[pick]
+        facing = d.facing[pick].astype(np.int64)
+        before_stratum = facing * 3 + hand_class(dealt[pick], dealt=True)
+        after_stratum = 6 + (facing * 3 + hand_class(final[pick], dealt=False)) * 2 + d.best[pick]
         opponent_local = np.log2(d.live[pick].astype(np.int64)).astype(np.int64)
         return Exposures(
             actor=seat_player(view, d, pick, d.actor[pick]),
-            stratum=d.facing[pick].astype(np.int64),
+            stratum=np.where(a, after_stratum, before_stratum).astype(np.int64),
             outcome=(verb[pick] == V_BETS) | (verb[pick] == V_RAISES),
             rows=view.batch.first + d.hand[pick].astype(np.int64),
-            codes=(actor_final[pick] << 8) | verb[pick].astype(np.int64),
+            codes=(np.where(a, final[pick], np.maximum(dealt[pick], 0)) << 8)
+            | verb[pick].astype(np.int64),
             exposed_index=np.arange(len(pick), dtype=np.int64),
             exposed_to=seat_player(view, d, pick, opponent_local),
         )
