@@ -9,6 +9,7 @@ from __future__ import annotations
 import typer
 
 from audit import cli as audit_cli
+from audit.integrity import cli as integrity_cli
 from dashboards import cli as dashboards_cli
 from ingest import cli as ingest_cli
 from openers import demo
@@ -24,7 +25,8 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 
-for _area in (ingest_cli, audit_cli, dashboards_cli, nightly_cli, report_cli, demo, generator_cli):
+for _area in (ingest_cli, audit_cli, integrity_cli, dashboards_cli, nightly_cli, report_cli, demo,
+              generator_cli):
     _area.register(app)
 
 

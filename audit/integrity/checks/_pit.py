@@ -59,16 +59,20 @@ def draw_observations(view: BatchView) -> Observations:
                         (np.maximum(final, 0) << _K_BITS) | d.k.astype(np.int64))
 
 
+def rarity(u: float) -> str:
+    """How far up the law a PIT is: ``top 1.4%``, ``top 0.0031%``."""
+    return f"top {100 * (1 - u):.2g}%"
+
+
 def dealt_note(u: float, strength: int) -> str:
     """``dealt three of a kind, kings (8-3): top 1.4% of hands``."""
-    return f"dealt {describe_strength(strength)}: top {100 * (1 - u):.1f}% of hands"
+    return f"dealt {describe_strength(strength)}: {rarity(u)} of hands"
 
 
 def draw_note(u: float, code: int) -> str:
     """``drew 3 to four of a kind ...: top 0.2% of the draws the stub allowed``."""
     strength, k = code >> _K_BITS, code & ((1 << _K_BITS) - 1)
-    return (f"drew {k} to {describe_strength(strength)}: top {100 * (1 - u):.1f}% of the "
-            f"draws the stub allowed")
+    return f"drew {k} to {describe_strength(strength)}: {rarity(u)} of the draws the stub allowed"
 
 
 class PitTest(IntegrityTest):
