@@ -213,13 +213,6 @@ def read_batches(con: duckdb.DuckDBPyConnection, profile: Profile, names: Names,
         yield _batch(con, part, first, profile, names)
 
 
-def count_hands(con: duckdb.DuckDBPyConnection, *, since: date | None = None,
-                until: date | None = None) -> int:
-    """How many hands :func:`read_batches` would yield."""
-    sql = f"SELECT count(*) FROM ({_HANDS_SQL})"
-    return int(con.execute(sql, {"since": since, "until": until}).fetchone()[0])  # type: ignore[index]
-
-
 def _batch(con: duckdb.DuckDBPyConnection, part: pa.Table, first: int, profile: Profile,
            names: Names) -> Batch:
     n = part.num_rows

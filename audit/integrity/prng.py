@@ -41,6 +41,7 @@ def hand_keys(hand_ids: Iterable[str]) -> npt.NDArray[np.uint64]:
 @njit(cache=True, nogil=True)
 def mix64(z: np.uint64) -> np.uint64:
     """SplitMix64's output function: a bijection that scrambles every bit of ``z``."""
+    z = uint64(z)  # a state handed back from Python may come in as a signed int
     z = (z ^ (z >> uint64(30))) * uint64(_MIX1)
     z = (z ^ (z >> uint64(27))) * uint64(_MIX2)
     return z ^ (z >> uint64(31))
@@ -55,7 +56,7 @@ def stream_seed(key: np.uint64, seat: int, purpose: int) -> np.uint64:
 @njit(cache=True, nogil=True)
 def next_state(state: np.uint64) -> np.uint64:
     """Advance a SplitMix64 state."""
-    return state + uint64(_GOLDEN)
+    return uint64(state) + uint64(_GOLDEN)
 
 
 @njit(cache=True, nogil=True)

@@ -34,9 +34,8 @@ def store_result(con: duckdb.DuckDBPyConnection, result: IntegrityResult,
              METHODS[settings.dependent], settings.tail_share, ",".join(codes), result.hands,
              result.draws, result.decisions, result.irregular, len(result.tested),
              len(result.alerts), result.seconds],
-        ).fetchone()
-        assert row is not None
-        run_id = int(row[0])
+        ).fetchall()
+        run_id = int(row[0][0])
         con.execute("DELETE FROM integrity_tests")
         con.execute("DELETE FROM integrity_pit_bins")
         _insert(con, "integrity_alerts", _alerts_table(result, run_id))

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from audit.evaluator import describe_strength
 from audit.integrity import stats
-from audit.integrity.checks._common import Events, Sums
+from audit.integrity.checks._common import Events
 from audit.integrity.features import BatchView, Lookup, pair_key, split_key
 from audit.integrity.model import Cell, Evidence, Family, Level, Subject
 from audit.integrity.replay import Decisions
@@ -77,8 +77,27 @@ def expand_mask(view: BatchView, decisions: Decisions, index: npt.NDArray[np.int
     return np.concatenate(positions).astype(np.int64), np.concatenate(players)
 
 
+@dataclass
+class _Decisions:
+    """Every counted decision of a run (actor, stratum, outcome) and each one's exposures."""
+
+    actor: I64
+    stratum: I64
+    outcome: BoolArray
+    exposed_decision: I64
+    exposed_to: I64
+
+
 class PairDecisionTest(IntegrityTest):
-    """Accumulates exposed / not exposed decisions per player and stratum; judges pairs."""
+    """Keeps the counted decisions and their exposures; judges pairs of players.
+
+    A player with one strong partner can make a third player look involved: when the
+    partner and the third often sit together, "the third is behind" goes with "the
+    partner is behind". So a pair is judged with each player's decisions also split by
+    whether his strongest other link (the partner whose own test gives p < 1e-4, if any)
+    was exposed: the third player is compared with others in the same spots, partner
+    or no partner. The split is a stratum like the others, so the test stays exact.
+    """
 
     family = Family.COLLUSION
     #: Exposed decisions have the outcome MORE often under collusion (else less often).
@@ -96,8 +115,8 @@ class PairDecisionTest(IntegrityTest):
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)
-        self.totals = Sums(2)  # per (actor, stratum): decisions, outcomes
-        self.exposed = Sums(2)  # per (actor, partner, stratum)
+        self._parts: list[tuple[I64, I64, BoolArray, I64, I64]] = []
+        self._count = 0
         self.events = Events()
 
     def exposures(self, view: BatchView) -> Exposures | None:
@@ -108,14 +127,13 @@ class PairDecisionTest(IntegrityTest):
         found = self.exposures(view)
         if found is None or len(found.actor) == 0:
             return
-        self.totals.add(pair_key(found.actor, found.stratum), np.ones(len(found.actor)),
-                        found.outcome)
         i = found.exposed_index
         partner = found.exposed_to
         keep = partner != found.actor[i]
         i, partner = i[keep], partner[keep]
-        key = pair_key(found.actor[i], (partner << _STRATA_BITS) | found.stratum[i])
-        self.exposed.add(key, np.ones(len(i)), found.outcome[i])
+        self._parts.append((found.actor.astype(np.int64), found.stratum.astype(np.int64),
+                            found.outcome.astype(np.bool_), i + self._count, partner))
+        self._count += len(found.actor)
         telling = found.outcome[i] == self.greater
         a, b = found.actor[i][telling], partner[telling]
         if self.level is Level.PAIR:
@@ -128,26 +146,54 @@ class PairDecisionTest(IntegrityTest):
         self.events.add(event_key, found.rows[i][telling], actor_first.astype(np.float64),
                         found.codes[i][telling])
 
+    def _decisions(self) -> _Decisions:
+        if not self._parts:
+            empty = np.zeros(0, dtype=np.int64)
+            return _Decisions(empty, empty, np.zeros(0, np.bool_), empty, empty)
+        columns = list(zip(*self._parts, strict=True))
+        return _Decisions(*(np.concatenate(c) for c in columns))
+
     def cells(self, lookup: Lookup) -> Iterable[Cell]:
-        keys, totals = self.totals.totals()
-        total = {int(k): (int(t[0]), int(t[1])) for k, t in zip(keys, totals, strict=True)}
-        keys, exposed = self.exposed.totals()
-        actor, rest = split_key(keys)
-        partner, stratum = rest >> _STRATA_BITS, rest & ((1 << _STRATA_BITS) - 1)
-        strata: dict[tuple[int, int], list[stats.Stratum]] = {}
-        for a, b, s, (n, y) in zip(actor.tolist(), partner.tolist(), stratum.tolist(), exposed,
-                                   strict=True):
-            all_n, all_y = total[int(pair_key(a, s))]
+        d = self._decisions()
+        if not len(d.actor):
+            return
+        strata = 1 << _STRATA_BITS
+        # per (actor, stratum): decisions and outcomes; per (actor, partner, stratum): exposed
+        total_key = d.actor * strata + d.stratum
+        exp_actor = d.actor[d.exposed_decision]
+        exp_stratum = d.stratum[d.exposed_decision]
+        exp_outcome = d.outcome[d.exposed_decision]
+        tables = _directed_tables(total_key, d.outcome, exp_actor, d.exposed_to, exp_stratum,
+                                  exp_outcome, strata)
+        strongest = _strongest_links(tables, self.greater)
+        exposure_keys = np.sort(d.exposed_decision * _PLAYER_SPAN + d.exposed_to)
+        by_actor = np.argsort(d.actor, kind="stable")
+        sorted_actor = d.actor[by_actor]
+        pairs: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for a, b in tables:
             key = (min(a, b), max(a, b)) if self.level is Level.PAIR else (a, b)
-            strata.setdefault(key, []).append(stats.Stratum(all_n, all_y, int(n), int(y)))
-        for (a, b), tables in strata.items():
-            exposed_n = sum(t.exposed for t in tables)
-            others = sum(t.total - t.exposed for t in tables)
+            pairs.setdefault(key, []).append((a, b))
+        for (a, b), directions in pairs.items():
+            merged = [t for direction in directions for t in tables[direction]]
+            exposed_n = sum(t.exposed for t in merged)
+            others = sum(t.total - t.exposed for t in merged)
             if exposed_n < MIN_EXPOSED or others < MIN_OTHER:
                 continue
-            yield self._judge(a, b, tables, lookup)
+            adjusted: list[stats.Stratum] = []
+            links: dict[str, str] = {}
+            for actor, partner in directions:
+                link = strongest.get(actor)
+                if link is None or link == partner:
+                    adjusted += tables[(actor, partner)]
+                    continue
+                links[lookup.player(actor)] = lookup.player(link)
+                mine = by_actor[np.searchsorted(sorted_actor, actor, "left"):
+                                np.searchsorted(sorted_actor, actor, "right")]
+                adjusted += _split_by_link(d, mine, partner, link, exposure_keys, strata)
+            yield self._judge(a, b, adjusted, lookup, links)
 
-    def _judge(self, a: int, b: int, tables: list[stats.Stratum], lookup: Lookup) -> Cell:
+    def _judge(self, a: int, b: int, tables: list[stats.Stratum], lookup: Lookup,
+               links: dict[str, str]) -> Cell:
         result = stats.stratified_exact(tables, greater=self.greater)
         exposed_rate = result.hits / result.exposed if result.exposed else 0.0
         other_n = sum(t.total - t.exposed for t in tables)
@@ -175,7 +221,8 @@ class PairDecisionTest(IntegrityTest):
                      f"(95% CI {result.ci_low:.2f}-{result.ci_high:.2f})"),
             evidence=Evidence(rows, notes, self.events.total(int(pair_key(a, b)))),
             details={"strata": [vars(t) for t in tables], "exposed_rate": exposed_rate,
-                     "other_rate": other_rate, "other_decisions": other_n},
+                     "other_rate": other_rate, "other_decisions": other_n,
+                     "adjusted_for_stronger_link": links},
         )
 
     def note(self, actor: str | None, partner: str | None, code: int) -> str:
@@ -183,3 +230,68 @@ class PairDecisionTest(IntegrityTest):
         strength, verb = code >> 8, code & 0xFF
         hand = f" with {describe_strength(strength)}" if strength > 0 else ""
         return f"{actor} {_VERB_NAMES[verb]}{hand} ({partner} involved)"
+
+
+#: Codes of players are below this, so decision * span + player is a unique int64.
+_PLAYER_SPAN = 1 << 31
+#: A player's link is strong enough to adjust his other pairs for when its p is below this.
+LINK_P = 1e-4
+
+
+def _directed_tables(total_key: I64, outcome: BoolArray, exp_actor: I64, exp_partner: I64,
+                     exp_stratum: I64, exp_outcome: BoolArray, strata: int
+                     ) -> dict[tuple[int, int], list[stats.Stratum]]:
+    """Per (actor, partner): the actor's 2x2 tables, one per stratum."""
+    unique, inverse = np.unique(total_key, return_inverse=True)
+    n_all = np.bincount(inverse)
+    y_all = np.bincount(inverse, weights=outcome)
+    total = {int(k): (int(n), int(y)) for k, n, y in zip(unique, n_all, y_all, strict=True)}
+    key = pair_key(exp_actor, exp_partner * strata + exp_stratum)
+    unique, inverse = np.unique(key, return_inverse=True)
+    n_exp = np.bincount(inverse)
+    y_exp = np.bincount(inverse, weights=exp_outcome)
+    actor, rest = split_key(unique)
+    out: dict[tuple[int, int], list[stats.Stratum]] = {}
+    for a, r, n, y in zip(actor.tolist(), rest.tolist(), n_exp, y_exp, strict=True):
+        partner, s = divmod(r, strata)
+        all_n, all_y = total[a * strata + s]
+        out.setdefault((a, partner), []).append(stats.Stratum(all_n, all_y, int(n), int(y)))
+    return out
+
+
+def _strongest_links(tables: dict[tuple[int, int], list[stats.Stratum]], greater: bool
+                     ) -> dict[int, int]:
+    """Each actor's partner with the smallest directed p-value, where it is below LINK_P."""
+    best: dict[int, tuple[float, int]] = {}
+    for (a, b), strata in tables.items():
+        if sum(t.exposed for t in strata) < MIN_EXPOSED:
+            continue
+        p = stats.stratified_exact(strata, greater=greater).p_value
+        if p < LINK_P and p < best.get(a, (1.0, -1))[0]:
+            best[a] = (p, b)
+    return {a: b for a, (_, b) in best.items()}
+
+
+def _split_by_link(d: _Decisions, mine: npt.NDArray[np.intp], partner: int, link: int,
+                   exposure_keys: I64, strata: int) -> list[stats.Stratum]:
+    """The actor's tables for ``partner`` with each stratum split by ``link``'s exposure."""
+    index = mine.astype(np.int64)
+    to_link = _exposed(index, link, exposure_keys)
+    to_partner = _exposed(index, partner, exposure_keys)
+    stratum = d.stratum[index] * 2 + to_link
+    outcome = d.outcome[index]
+    out = []
+    for s in np.unique(stratum[to_partner]).tolist():
+        here = stratum == s
+        out.append(stats.Stratum(int(here.sum()), int(outcome[here].sum()),
+                                 int((here & to_partner).sum()),
+                                 int((here & to_partner & outcome).sum())))
+    return out
+
+
+def _exposed(decisions: I64, player: int, exposure_keys: I64) -> BoolArray:
+    """Whether each decision was exposed to ``player``."""
+    wanted = decisions * _PLAYER_SPAN + player
+    at = np.searchsorted(exposure_keys, wanted)
+    at = np.minimum(at, len(exposure_keys) - 1)
+    return exposure_keys[at] == wanted
