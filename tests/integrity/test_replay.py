@@ -80,26 +80,26 @@ def _store(tmp_path: Path, text: str) -> duckdb.DuckDBPyConnection:
 
 
 @pytest.fixture(scope="module")
-def example(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def example(tmp_path_factory: pytest.TempPathFactory):
     con = _store(tmp_path_factory.mktemp("example"), EXAMPLE)
     batch = next(read_batches(con, load_profile("robert"), Names()))
     con.close()
     return batch, replay(batch)
 
 
-def test_seats_cards_and_places(example) -> None:  # type: ignore[no-untyped-def]
+def test_seats_cards_and_places(example) -> None:
     batch, r = example
     assert not r.irregular[0]
     assert list(batch.s_seat) == [1, 3, 5, 6]
     # the button is seat 5: seat 6 is dealt first, then 1, 3 and the button
     assert list(r.seats.position) == [1, 2, 3, 0]
-    assert [CARD_CODES[c] for c in r.seats.dealt[1]] == "Kd Kc 7s 7h 2d".split()
-    assert r.seats.final[1] == evaluate("Kd Kc 7s 7h Kh".split())
-    assert r.seats.final[2] == evaluate("Ac Jk Ad 8h 7c".split())
+    assert [CARD_CODES[c] for c in r.seats.dealt[1]] == ["Kd", "Kc", "7s", "7h", "2d"]
+    assert r.seats.final[1] == evaluate(["Kd", "Kc", "7s", "7h", "Kh"])
+    assert r.seats.final[2] == evaluate(["Ac", "Jk", "Ad", "8h", "7c"])
     assert list(r.seats.collected) == [0, 14000, 0, 0]
 
 
-def test_each_draw_gets_a_pit(example) -> None:  # type: ignore[no-untyped-def]
+def test_each_draw_gets_a_pit(example) -> None:
     _, r = example
     d = r.draws
     assert list(d.seat_row) == [0, 1, 2]
@@ -108,16 +108,16 @@ def test_each_draw_gets_a_pit(example) -> None:  # type: ignore[no-untyped-def]
     assert list(d.exact) == [False, True, False]
     assert np.all((d.u > 0) & (d.u < 1))
     stub = set(CARD_CODES[:53]) - set(
-        "Jh Js 4c 8d 2s Kd Kc 7s 7h 2d Ac Jk 9s 5d 3c Qs Td 6h 4s 3h 2h Qh 9h 9c".split())
+        ["Jh", "Js", "4c", "8d", "2s", "Kd", "Kc", "7s", "7h", "2d", "Ac", "Jk", "9s", "5d", "3c", "Qs", "Td", "6h", "4s", "3h", "2h", "Qh", "9h", "9c"])
     finals = [evaluate(["Kd", "Kc", "7s", "7h", c]) for c in stub]
-    actual = evaluate("Kd Kc 7s 7h Kh".split())
+    actual = evaluate(["Kd", "Kc", "7s", "7h", "Kh"])
     worse = sum(f < actual for f in finals)
     equal = sum(f == actual for f in finals)
     assert len(stub) == 29
     assert worse / 29 <= d.u[1] <= (worse + equal) / 29
 
 
-def test_decisions(example) -> None:  # type: ignore[no-untyped-def]
+def test_decisions(example) -> None:
     _, r = example
     d = r.decisions
     verbs = [Verb(list(Verb)[v]).value for v in d.verb]
