@@ -6,7 +6,9 @@ from typing import Any
 
 import duckdb
 
+from audit.evaluator import evaluate
 from audit.integrity.engine import IntegrityResult, Options, run_integrity
+from audit.integrity.laws import hand_law
 from audit.integrity.model import Alert, Level
 from audit.integrity.registry import codes
 from audit.integrity.test import Settings
@@ -116,3 +118,23 @@ def test_a_smaller_rate_gives_fewer_alerts(cheat_room: Room,
         con.close()
     assert len(strict.alerts) < len(cheat_result.alerts)
     assert all(a.q_value <= 1e-6 for a in strict.alerts)
+
+
+def test_arranged_deals_give_the_confederate_strong_hands(cheat_room: Room) -> None:
+    """Best of 50 random hands: in the top 5% of the law with chance 1 - 0.95**50 = 92%."""
+    dealer = next(c for c in cheat_room.cheats if c["kind"] == "crooked-dealer")
+    con = cheat_room.connect()
+    try:
+        rows = con.execute(
+            "SELECT a.cards, h.joker FROM stg_actions a JOIN stg_seats s USING (hand_id) "
+            "JOIN stg_hands h USING (hand_id) WHERE a.verb = 'dealt' AND a.seat = s.seat "
+            "AND s.player_id = ? AND list_contains(?, a.hand_id)",
+            [dealer["player_id"], dealer["hands"]]).fetchall()
+    finally:
+        con.close()
+    assert len(rows) == len(dealer["hands"])
+    top = 0
+    for cards, joker in rows:
+        law = hand_law(joker)
+        top += law.tail_probability(evaluate(cards)) <= 0.05
+    assert top / len(rows) > 0.8
