@@ -13,7 +13,9 @@ from datetime import UTC, datetime
 import duckdb
 import pyarrow as pa
 
-from audit.integrity.engine import PIT_BINS, IntegrityResult
+from audit.integrity.engine import PIT_BINS, IntegrityResult, Options, run_integrity
+from audit.integrity.test import Settings
+from audit.profiles import Profile
 from schemas.store import transaction
 
 METHODS = {False: "benjamini-hochberg", True: "benjamini-yekutieli"}
@@ -121,3 +123,12 @@ def latest_alerts(con: duckdb.DuckDBPyConnection) -> list[dict[str, object]]:
     cursor = con.execute("SELECT * FROM integrity_alerts_latest ORDER BY rank")
     names = [d[0] for d in cursor.description or ()]
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def analyse_store(con: duckdb.DuckDBPyConnection, profile: Profile,
+                  nightly_run_id: int | None = None) -> IntegrityResult:
+    """Analyse every stored hand at the house's false discovery rate and keep the run."""
+    result = run_integrity(con, Options(profile=profile,
+                                        settings=Settings(fdr=profile.integrity_fdr)))
+    store_result(con, result, nightly_run_id)
+    return result

@@ -32,6 +32,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
+from audit.integrity.store import analyse_store
 from audit.profiles import Profile, ProfileError, load_profile
 from audit.store import audit_store
 from ingest.load import BATCH_SIZE, IngestSummary, Progress, load_items
@@ -202,6 +203,7 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
     _queue_hands(con, result.run_id)
     checkpoint("hands-queued")
     counts.tables_resequenced = _audit(con, profile, log)
+    _integrity(con, profile, log, result.run_id)
     _finalize(con, result, summary, read, options.fail_on, missed_findings)
     checkpoint("finalized")
     log.info("run finished", run_id=result.run_id, status=result.status.value,
@@ -285,6 +287,18 @@ def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog) -> int
     log.info("audit done", hands=summary.hands, tables=tables, findings=summary.findings,
              unverifiable=summary.unverifiable, errors=summary.errors)
     return tables
+
+
+def _integrity(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog, run_id: int) -> None:
+    """Integrity analytics over the store (docs/integrity.md), kept with its alerts. A failure
+    is logged, not the run's: the audit's findings stand without it."""
+    try:
+        found = analyse_store(con, profile, nightly_run_id=run_id)
+    except Exception:
+        log.error("integrity analysis failed", traceback=traceback.format_exc())
+        return
+    log.info("integrity done", hands=found.hands, cells=len(found.tested),
+             alerts=len(found.alerts), seconds=round(found.seconds, 1))
 
 
 def _finalize(con: duckdb.DuckDBPyConnection, result: NightlyResult, summary: IngestSummary,
