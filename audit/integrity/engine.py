@@ -184,7 +184,8 @@ def _judge(cells: list[Cell], settings: Settings, lookup: Lookup
 
 
 def _alert(cell: Cell, q: float, rank: int, lookup: Lookup) -> Alert:
-    rows = cell.evidence.rows
+    evidence = cell.evidence()
+    rows = evidence.rows
     times = [lookup.time_ms(r) for r in rows]
     test = TESTS[cell.code]
     return Alert(
@@ -195,8 +196,8 @@ def _alert(cell: Cell, q: float, rank: int, lookup: Lookup) -> Alert:
         ci_high=float(cell.ci_high), p_value=float(cell.p_value), q_value=q,
         message=cell.message,
         hands=tuple(lookup.hand_id(r) for r in rows),
-        hand_notes=tuple(cell.evidence.notes),
-        hands_total=cell.evidence.count,
+        hand_notes=tuple(evidence.notes),
+        hands_total=evidence.count,
         first_time=lookup.time_text(rows[int(np.argmin(times))]) if len(rows) else None,
         last_time=lookup.time_text(rows[int(np.argmax(times))]) if len(rows) else None,
         details=cell.details,

@@ -10,6 +10,7 @@ discovery rate, ranked, with the hands behind it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -101,7 +102,8 @@ class Cell:
     ci_high: float
     p_value: float
     message: str
-    evidence: Evidence = field(default_factory=Evidence)
+    #: The hands behind the cell, built only for the cells that become alerts.
+    evidence: Callable[[], Evidence] = field(default=Evidence)
     #: Test-specific figures (strata, counts per category, ...), JSON-serialisable.
     details: dict[str, Any] = field(default_factory=dict)
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats
+from scipy import special, stats
 
 Z95 = 1.959963984540054
 
@@ -153,12 +153,33 @@ class StratifiedResult:
     ci_high: float
 
 
+_LOG_FACTORIAL = np.zeros(1)
+
+
+def _log_factorial(n: int) -> npt.NDArray[np.float64]:
+    """log(k!) for k = 0..n (a table kept and grown as needed)."""
+    global _LOG_FACTORIAL
+    if len(_LOG_FACTORIAL) <= n:
+        size = max(n + 1, 2 * len(_LOG_FACTORIAL))
+        _LOG_FACTORIAL = special.gammaln(np.arange(size, dtype=np.float64) + 1)
+    return _LOG_FACTORIAL
+
+
+def hypergeom_pmf(total: int, hits: int, draws: int) -> tuple[int, npt.NDArray[np.float64]]:
+    """The law of the successes among ``draws`` of ``total`` items of which ``hits`` succeed:
+    its lowest possible value and the probabilities from there (log-factorials, exact to
+    rounding; scipy's ``hypergeom.pmf`` gives the same, much more slowly)."""
+    low = max(0, draws - (total - hits))
+    high = min(draws, hits)
+    k = np.arange(low, high + 1)
+    lf = _log_factorial(total)
+    log_p = (lf[hits] - lf[k] - lf[hits - k] + lf[total - hits] - lf[draws - k]
+             - lf[total - hits - draws + k] - lf[total] + lf[draws] + lf[total - draws])
+    return low, np.exp(log_p)
+
+
 def _hypergeom_pmf(s: Stratum) -> tuple[int, npt.NDArray[np.float64]]:
-    low = max(0, s.exposed - (s.total - s.total_hits))
-    high = min(s.exposed, s.total_hits)
-    support = np.arange(low, high + 1)
-    pmf = stats.hypergeom.pmf(support, s.total, s.total_hits, s.exposed)
-    return low, pmf
+    return hypergeom_pmf(s.total, s.total_hits, s.exposed)
 
 
 def stratified_exact(strata: Sequence[Stratum], *, greater: bool) -> StratifiedResult:

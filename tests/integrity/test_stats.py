@@ -91,3 +91,12 @@ def test_poisson_interval_covers_the_count() -> None:
     assert low == 0 and high == pytest.approx(3.689, abs=1e-3)
     low, high = stats.poisson_interval(10)
     assert low < 10 < high
+
+
+@pytest.mark.parametrize(("total", "hits", "draws"), [(10, 3, 4), (500, 120, 60), (40, 40, 5),
+                                                       (7, 0, 3), (100_000, 5_000, 300)])
+def test_hypergeometric_law_matches_scipy(total: int, hits: int, draws: int) -> None:
+    low, pmf = stats.hypergeom_pmf(total, hits, draws)
+    support = np.arange(low, low + len(pmf))
+    assert pmf == pytest.approx(sp.hypergeom.pmf(support, total, hits, draws), rel=1e-9)
+    assert pmf.sum() == pytest.approx(1.0)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 import numpy as np
@@ -204,10 +205,6 @@ class PairDecisionTest(IntegrityTest):
             first, second = second, first
         subject = Subject(player_id=first, partner_id=second)
         exposure = self.exposure_text.format(a=first, b=second)
-        rows, firsts, codes = self.events.of(int(pair_key(a, b)))
-        names = (lookup.player(a), lookup.player(b))
-        notes = [self.note(names[0] if f else names[1], names[1] if f else names[0], int(c))
-                 for f, c in zip(firsts, codes, strict=True)]
         return Cell(
             code=self.code, level=self.level, subject=subject, n=result.exposed,
             statistic=f"{self.decisions_text} that {self.outcome_text}, {exposure}",
@@ -219,11 +216,19 @@ class PairDecisionTest(IntegrityTest):
                      f"{100 * other_rate:.0f}% of {other_n} otherwise; {result.expected:.1f} "
                      f"expected, odds ratio {result.odds_ratio:.2f} "
                      f"(95% CI {result.ci_low:.2f}-{result.ci_high:.2f})"),
-            evidence=Evidence(rows, notes, self.events.total(int(pair_key(a, b)))),
+            evidence=partial(self._evidence, a, b, lookup),
             details={"strata": [vars(t) for t in tables], "exposed_rate": exposed_rate,
                      "other_rate": other_rate, "other_decisions": other_n,
                      "adjusted_for_stronger_link": links},
         )
+
+    def _evidence(self, a: int, b: int, lookup: Lookup) -> Evidence:
+        key = int(pair_key(a, b))
+        rows, firsts, codes = self.events.of(key)
+        names = (lookup.player(a), lookup.player(b))
+        notes = [self.note(names[0] if f else names[1], names[1] if f else names[0], int(c))
+                 for f, c in zip(firsts, codes, strict=True)]
+        return Evidence(rows, notes, self.events.total(key))
 
     def note(self, actor: str | None, partner: str | None, code: int) -> str:
         """The note beside an evidence hand: who did what, with which hand."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 import numpy as np
@@ -147,7 +148,7 @@ class TailTest(PitTest):
             message=(f"{subject.text()}: {tail} of {n} {self.what} in the {top} "
                      f"({100 * tail / n:.1f}%, 95% CI {100 * low:.1f}-{100 * high:.1f}%); "
                      f"fair dealing gives {100 * share:g}% ({n * share:.1f} expected)"),
-            evidence=self.evidence(level, key),
+            evidence=partial(self.evidence, level, key),
             details={"tail_share": share, "in_tail": tail},
         )
 
@@ -168,6 +169,6 @@ class MeanTest(PitTest):
             effect_label="mean PIT", ci_low=low, ci_high=high, p_value=p,
             message=(f"{subject.text()}: mean PIT of {n} {self.what} {mean:.3f} "
                      f"(95% CI {low:.3f}-{high:.3f}), {way} the 0.5 of fair dealing (z = {z:.2f})"),
-            evidence=self.evidence(level, key),
+            evidence=partial(self.evidence, level, key),
             details={"z": z, "two_sided": two_sided},
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -208,7 +209,7 @@ class ArriveTogether(IntegrityTest):
                      f"{WINDOW_MINUTES:g} minutes of each other at table {lookup.table(table)} "
                      f"against {expected:.1f} expected from their hours; {together} deals "
                      f"together"),
-            evidence=Evidence(hit_rows, notes),
+            evidence=partial(Evidence, hit_rows, notes),
             details={"table": lookup.table(table), "deals_together": together,
                      "window_minutes": WINDOW_MINUTES, "span_minutes": SPAN_MINUTES},
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -138,9 +139,9 @@ class DealtCategories(IntegrityTest):
         low, high = stats.wilson(count, n)
         category = CATEGORIES[worst].value
         subject = subject_of(level, owner, lookup)
-        found = merged_evidence(self.events[level],
-                                [(owner * 2 + joker) * _N_CAT + worst for joker in sorted(decks)],
-                                lambda _u, s: f"dealt {describe_strength(s)}")
+        found = partial(merged_evidence, self.events[level],
+                        [(owner * 2 + joker) * _N_CAT + worst for joker in sorted(decks)],
+                        lambda _u, s: f"dealt {describe_strength(s)}")
         return Cell(
             code=self.code, level=level, subject=subject, n=n,
             statistic="dealt hands by category (chi-square against the exact law)",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -127,8 +128,8 @@ class CardFrequencies(IntegrityTest):
             message=(f"{subject.text()}: over {deals} deals the cards were not dealt equally "
                      f"often (chi-square {statistic:.1f} on {df} df); most over: {name}, "
                      f"{int(observed_count)} times against {expected_count:.1f} expected"),
-            evidence=self.events[level].evidence(group * 64 + card,
-                                                 lambda _u, _c: f"{name} dealt"),
+            evidence=partial(self.events[level].evidence, group * 64 + card,
+                             lambda _u, _c: f"{name} dealt"),
             details={"df": df, "card": name, "count": observed_count,
                      "expected": expected_count},
         )

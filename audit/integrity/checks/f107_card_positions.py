@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -165,7 +166,7 @@ class CardPositions(IntegrityTest):
             message=(f"{subject.text()}: over {deals} deals the places got different mixes of "
                      f"ranks (chi-square {statistic:.1f} on {df} df); most over: {what}, "
                      f"{int(observed)} against {expected:.1f} on average"),
-            evidence=self.events[level].evidence(
+            evidence=partial(self.events[level].evidence,
                 (owner * 2 + (deck == 53)) * _GROUP + rank * _PLACES + place,
                 lambda _u, _c: what),
             details={"df": df, "rank": rank_name(rank), "place": place + 1},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from math import perm
 
 import numpy as np
@@ -132,6 +133,6 @@ class RepeatedDeckOrders(IntegrityTest):
                     message=(f"{subject.text()}: {x} of {int(mine.sum())} deals repeat the "
                              f"order of another deal's first {PREFIX} cards; fair shuffles "
                              f"give {mean:.1e}"),
-                    evidence=Evidence(rows[hits], notes),
+                    evidence=partial(Evidence, rows[hits], notes),
                     details={"prefix_cards": PREFIX},
                 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from math import comb
 
 import numpy as np
@@ -126,7 +127,7 @@ class CardsReturnToSeat(IntegrityTest):
                     ci_high=high / expected, p_value=p,
                     message=(f"{subject.text()}: over {n} consecutive deals {back} cards came "
                              f"back to the same seat against {expected:.1f} expected"),
-                    evidence=self.events[level].evidence(
+                    evidence=partial(self.events[level].evidence,
                         key, lambda k, mask: f"{int(k)} cards back: {mask_cards(mask)}"),
                     details={"pairs": n},
                 )
