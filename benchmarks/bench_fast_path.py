@@ -9,7 +9,7 @@ Generates a room with ``openers.generator`` (a clean one by default; ``--violati
 and ``--unrecorded`` add planted faults and ``??`` cards), concatenates its log files
 into one buffer, and times on one thread (best of ``--repeat``, after a first run
 that loads or compiles the numba code), in wall and CPU time (the machine may be
-shared): the byte scanner (:func:`audit.fast.scan.scan`), the betting, cards and
+shared): the byte scanner (:func:`ingest.scan.scanner.scan`), the betting, cards and
 deal-sequence certifiers. Prints hands/s, MB/s and the share of hands each stage
 reads or certifies (the rest goes to the reference engine).
 """
@@ -34,8 +34,8 @@ from audit.fast.certify_betting import certify_betting
 from audit.fast.certify_cards import certify_cards
 from audit.fast.certify_sequence import certify_sequence, pair_deals
 from audit.fast.layout import H_STATUS, HandArrays, profile_knobs
-from audit.fast.scan import scan
 from audit.profiles import Profile, load_profile
+from ingest.scan.scanner import scan
 from openers.generator import GenerateConfig, generate
 from openers.generator.generate import LOGS_DIR
 
@@ -72,7 +72,7 @@ from audit.fast.certify_betting import certify_betting
 from audit.fast.certify_cards import certify_cards
 from audit.fast.certify_sequence import certify_sequence
 from audit.fast.layout import profile_knobs
-from audit.fast.scan import scan
+from ingest.scan.scanner import scan
 from audit.profiles import Profile
 
 def timed(name, run):

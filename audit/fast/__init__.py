@@ -1,8 +1,8 @@
 """The compiled fast path of ``openers check``: certify clean hands without the engine.
 
 Most hands of a day break no rule. The fast path reads a file's bytes with a
-compiled scanner (:mod:`audit.fast.scan`) into flat integer arrays
-(:mod:`audit.fast.layout`), and compiled certifiers replay each hand strictly
+compiled scanner (:mod:`ingest.scan.scanner`) into flat integer arrays
+(:mod:`ingest.scan.layout`), and compiled certifiers replay each hand strictly
 (:mod:`audit.fast.certify_betting`, :mod:`audit.fast.certify_cards`) and each
 table's consecutive deals (:mod:`audit.fast.certify_sequence`). A hand they
 certify is one the reference engine would pass with no finding and nothing

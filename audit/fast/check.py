@@ -24,7 +24,6 @@ from audit.batch import CheckReport, no_cyclic_gc, reference_check_paths
 from audit.engine import AuditResult, audit_sequences, merge, sequence_pairs
 from audit.fast.certify_sequence import certify_sequence
 from audit.fast.layout import profile_knobs
-from audit.fast.scan import scan
 from audit.fast.units import UNIT_BYTES, Plan, plan_units
 from audit.fast.worker import (
     D_BYTE_END,
@@ -46,6 +45,7 @@ from audit.profiles import Profile
 from audit.registry import sequence_rules
 from ingest.chunks import Chunk
 from ingest.reader import QuarantineItem, read_chunk
+from ingest.scan.scanner import scan
 from schemas.records import HandRecord
 
 Key = tuple[int, int]  # (file number, first line): a hand's place in the input

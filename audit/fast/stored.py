@@ -46,10 +46,10 @@ from audit.fast.layout import (
     profile_knobs,
     time_micros,
 )
-from audit.fast.scan import scan
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
 from audit.replay import Replay
+from ingest.scan.scanner import scan
 from schemas.records import HandRecord
 
 #: hand_id, raw_text, first_line, form, table_id, context (as audit.store.StoredHand).

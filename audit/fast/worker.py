@@ -36,13 +36,13 @@ from audit.fast.layout import (
     profile_knobs,
     time_micros,
 )
-from audit.fast.scan import ScanResult, scan
 from audit.fast.units import Unit
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
 from audit.replay import Replay
 from ingest.chunks import Chunk
 from ingest.reader import QuarantineItem, read_chunk
+from ingest.scan.scanner import ScanResult, scan
 from schemas.records import HandRecord
 
 #: H_STATUS of a row the reference reader quarantined (not a deal).

@@ -25,9 +25,9 @@ from audit.fast.layout import (
     from_records,
     profile_knobs,
 )
-from audit.fast.scan import scan
 from audit.profiles import Profile
 from ingest.parser import parse_hand
+from ingest.scan.scanner import scan
 from schemas.records import HandRecord
 from tests.audit.fast.corpus import corpus, hand_results, profile
 

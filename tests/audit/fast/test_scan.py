@@ -35,15 +35,15 @@ from audit.fast.layout import (
     fnv1a64,
     from_records,
 )
-from audit.fast.scan import ScanResult, scan
-from audit.fast.scan_tokens import (
+from ingest.chunks import Chunk, iter_chunks
+from ingest.reader import HandReader, ParsedHand, RawHand, parse_raw
+from ingest.scan.scanner import ScanResult, scan
+from ingest.scan.tokens import (
     card_code,
     newline_bytes,
     unprintable_bytes,
 )
-from audit.fast.scan_tokens import fnv1a64 as compiled_fnv1a64
-from ingest.chunks import Chunk, iter_chunks
-from ingest.reader import HandReader, ParsedHand, RawHand, parse_raw
+from ingest.scan.tokens import fnv1a64 as compiled_fnv1a64
 from tests.audit.fast.corpus import corpus
 
 ROOT = Path(__file__).resolve().parents[3]

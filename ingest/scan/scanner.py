@@ -1,15 +1,15 @@
 """The compiled byte scanner: a log's bytes to hand chunks and :class:`HandArrays` rows.
 
 ``scan(buf)`` makes one compiled pass to split the buffer into exactly the chunks
-:func:`ingest.chunks.iter_chunks` yields (:mod:`audit.fast.scan_chunks`), then one
+:func:`ingest.chunks.iter_chunks` yields (:mod:`ingest.scan.chunks`), then one
 pass per chunk that reads the canonical grammar into the layout's rows
-(:mod:`audit.fast.scan_hand`). Every chunk gets a hand row with its byte range and
+(:mod:`ingest.scan.hand`). Every chunk gets a hand row with its byte range and
 first line; a chunk the scanner could not read has ``H_STATUS > 0`` (a reason code
 below) and no seats or events, and the caller gives it to the reference reader
 (:meth:`ScanResult.chunk` rebuilds the :class:`~ingest.chunks.Chunk`).
 
 The safety rule: ``H_STATUS == 0`` only when the reference reader reads the chunk
-and :func:`audit.fast.layout.from_records` of its record gives exactly the same
+and :func:`ingest.scan.layout.from_records` of its record gives exactly the same
 rows (``tests/audit/fast/test_scan.py`` checks it on generated, fixture and mutated
 hands).
 
@@ -48,7 +48,18 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from audit.fast.layout import (
+from ingest.chunks import Chunk
+from ingest.scan.chunks import (
+    C_DATA_END,
+    C_END,
+    C_FIRST_LINE,
+    C_NEWLINE,
+    C_START,
+    C_TERMINATED,
+    split_chunks,
+)
+from ingest.scan.hand import scan_hand
+from ingest.scan.layout import (
     E_COLUMNS,
     H_BYTE_END,
     H_BYTE_START,
@@ -66,17 +77,7 @@ from audit.fast.layout import (
     HandArrays,
     IntArray,
 )
-from audit.fast.scan_chunks import (
-    C_DATA_END,
-    C_END,
-    C_FIRST_LINE,
-    C_NEWLINE,
-    C_START,
-    C_TERMINATED,
-    split_chunks,
-)
-from audit.fast.scan_hand import scan_hand
-from audit.fast.scan_tokens import (
+from ingest.scan.tokens import (
     ST_BYTES,
     ST_HEADER,
     ST_LINE,
@@ -86,7 +87,6 @@ from audit.fast.scan_tokens import (
     ST_SECTION,
     ST_TIME,
 )
-from ingest.chunks import Chunk
 
 __all__ = [
     "ST_BYTES", "ST_HEADER", "ST_LINE", "ST_MISSING", "ST_READ", "ST_RESULT", "ST_SECTION",

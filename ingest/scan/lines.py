@@ -2,7 +2,7 @@
 
 Each reader takes only the buffer and the line's bounds and returns plain values
 (card lists are checked here and copied by the caller), so a call per line passes
-one array and the hand loop (:mod:`audit.fast.scan_hand`) does every write. The
+one array and the hand loop (:mod:`ingest.scan.hand`) does every write. The
 spellings read are the canonical subset of :mod:`ingest.actions` and the RESULT
 lines of :mod:`ingest.parser`.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from audit.fast.layout import (
+from ingest.scan.layout import (
     H_CARRIED_OUT,
     H_POT,
     H_RAKE,
@@ -37,7 +37,7 @@ from audit.fast.layout import (
     V_SPLITS_OPENERS,
     V_STANDS_PAT,
 )
-from audit.fast.scan_tokens import (
+from ingest.scan.tokens import (
     READING_NONE,
     amount,
     card_list,

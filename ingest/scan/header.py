@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from audit.fast.layout import GAME_DRAW_HIGH, GAME_JACKS_OR_BETTER, OPENERS_ANY
-from audit.fast.scan_tokens import (
+from ingest.scan.layout import GAME_DRAW_HIGH, GAME_JACKS_OR_BETTER, OPENERS_ANY
+from ingest.scan.tokens import (
     FAIL,
     ST_HEADER,
     ST_READ,

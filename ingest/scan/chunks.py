@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from audit.fast.layout import IntArray
-from audit.fast.scan_tokens import kernel, load_word, newline_bytes
+from ingest.scan.layout import IntArray
+from ingest.scan.tokens import kernel, load_word, newline_bytes
 
 # Columns of the chunk table ``split_chunks`` returns.
 C_START = 0  # Chunk.start_offset

@@ -1,9 +1,9 @@
 """Compiled reader of one hand chunk into the layout's rows (or a reason it did not).
 
 The grammar read here is the canonical subset of :func:`ingest.parser.parse_hand`:
-printable-ASCII lines with single spaces, the header (:mod:`audit.fast.scan_header`),
+printable-ASCII lines with single spaces, the header (:mod:`ingest.scan.header`),
 the seven section lines in order, the RESULT lines and the common verbs
-(:mod:`audit.fast.scan_lines`). A line outside it gives the chunk a positive status
+(:mod:`ingest.scan.lines`). A line outside it gives the chunk a positive status
 and no rows, and the caller hands the chunk to the reference reader: being unread
 is always safe, reading differently from the reference never is.
 """
@@ -12,7 +12,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from audit.fast.layout import (
+from ingest.scan.header import (
+    KEY_ANTE,
+    KEY_BUTTON,
+    KEY_DEALER,
+    KEY_GAME,
+    KEY_HAND,
+    KEY_JACKPOT,
+    KEY_JOKER,
+    KEY_LIMIT,
+    KEY_OPENERS,
+    KEY_ROOM,
+    KEY_SEAT,
+    KEY_TABLE,
+    KEY_TIME,
+    REQUIRED_KEYS,
+    header_line,
+)
+from ingest.scan.layout import (
     ACTOR_DEALER,
     ACTOR_SEAT,
     E_ACTOR,
@@ -45,25 +62,8 @@ from audit.fast.layout import (
     OPENERS_ABSENT,
     SEC_RESULT,
 )
-from audit.fast.scan_header import (
-    KEY_ANTE,
-    KEY_BUTTON,
-    KEY_DEALER,
-    KEY_GAME,
-    KEY_HAND,
-    KEY_JACKPOT,
-    KEY_JOKER,
-    KEY_LIMIT,
-    KEY_OPENERS,
-    KEY_ROOM,
-    KEY_SEAT,
-    KEY_TABLE,
-    KEY_TIME,
-    REQUIRED_KEYS,
-    header_line,
-)
-from audit.fast.scan_lines import dealer_line, line_end, player_line, result_line, section_line
-from audit.fast.scan_tokens import (
+from ingest.scan.lines import dealer_line, line_end, player_line, result_line, section_line
+from ingest.scan.tokens import (
     READING_NONE,
     ST_BYTES,
     ST_HEADER,
