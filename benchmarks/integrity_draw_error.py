@@ -28,7 +28,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
-    exact_u, sampled_u = [], []
+    exact_u: list[float] = []
+    sampled_u: list[float] = []
     started = time.perf_counter()
     while len(exact_u) < args.draws:
         k = int(rng.integers(2, 5))
