@@ -20,6 +20,7 @@ from typing import Any
 
 import duckdb
 
+from audit.integrity.summary import integrity_summary
 from openers.nightly.runs import FINDING_KEY_SQL, QUARANTINE_KEY_SQL
 from openers.report.charts import DayCounts
 from openers.report.model import (
@@ -268,4 +269,5 @@ def build_report(con: duckdb.DuckDBPyConnection, scope: Scope, *, title: str) ->
         quarantine_total=int(quarantine_total or 0),
         daily=_daily(con, last_day or datetime.now(UTC).date()),
         rules={code: doc for code, doc in docs.items() if code in cited},
+        integrity=integrity_summary(con),
     )

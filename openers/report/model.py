@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from audit.integrity.summary import IntegritySummary
 from openers.report.charts import DayCounts
 
 SEVERITIES: tuple[str, ...] = ("critical", "major", "minor")
@@ -119,6 +120,8 @@ class Report:
     quarantine_total: int
     daily: list[DayCounts]
     rules: dict[str, RuleDoc] = field(default_factory=dict)
+    #: The store's latest integrity analysis (None: never run).
+    integrity: IntegritySummary | None = None
 
     def summary(self) -> dict[str, Any]:
         """The machine-readable summary written to ``summary.json``."""
@@ -143,6 +146,7 @@ class Report:
             "review_first": [f"{f.hand_id}:{f.line}" if f.line else f.hand_id
                              for f in self.review],
             "quarantined": self.quarantine_total,
+            "integrity": self.integrity.summary() if self.integrity else None,
         }
 
 
