@@ -102,6 +102,7 @@ def _replay(  # type: ignore[no-untyped-def]  # compiled: numba types the arrays
     d_beaten = np.empty(n_acts, dtype=np.int16)
     d_chips = np.empty(n_acts, dtype=np.int64)
     d_allin = np.empty(n_acts, dtype=np.bool_)
+    d_raises = np.empty(n_acts, dtype=np.int8)
     n_dec = 0
 
     local = np.empty(MAX_SEATS + 1, dtype=np.int64)
@@ -148,6 +149,7 @@ def _replay(  # type: ignore[no-untyped-def]  # compiled: numba types the arrays
         seen[:] = False
         current = 0
         aggressor = -1
+        raises = 0
         opened = False
         section_now = -1
         bad = False
@@ -169,6 +171,7 @@ def _replay(  # type: ignore[no-untyped-def]  # compiled: numba types the arrays
                     acted[:ns] = False
                     current = 0
                     aggressor = -1
+                    raises = 0
                 section_now = sec
             cs = a_cards_start[a]
             cc = a_cards_count[a]
@@ -292,6 +295,7 @@ def _replay(  # type: ignore[no-untyped-def]  # compiled: numba types the arrays
                         if (live >> j) & 1 and allin[j]:
                             any_allin = True
                     d_allin[n_dec] = any_allin
+                    d_raises[n_dec] = min(raises, 100)
                     n_dec += 1
                     # apply the action
                     unit = h_small[h] if sec == _BEFORE else h_big[h]
@@ -303,16 +307,19 @@ def _replay(  # type: ignore[no-untyped-def]  # compiled: numba types the arrays
                         round_bet[li] = a_amount[a]
                         current = max(a_amount[a], unit)
                         aggressor = li
+                        raises += 1
                     elif verb == V_BETS:
                         round_bet[li] += a_amount[a]
                         current = max(current, round_bet[li])
                         aggressor = li
+                        raises += 1
                     elif verb == V_CALLS:
                         round_bet[li] += a_amount[a]
                     elif verb == V_RAISES:
                         round_bet[li] = a_to[a]
                         current = max(current, a_to[a])
                         aggressor = li
+                        raises += 1
                     chips_in[s0 + li] += chips
                     if sec == _AFTER:
                         chips_after[s0 + li] += chips
@@ -358,7 +365,7 @@ def _replay(  # type: ignore[no-untyped-def]  # compiled: numba types the arrays
             d_verb[:n_dec].copy(), d_preopen[:n_dec].copy(), d_facing[:n_dec].copy(),
             d_live[:n_dec].copy(), d_aggressor[:n_dec].copy(), d_behind[:n_dec].copy(),
             d_openers[:n_dec].copy(), d_best[:n_dec].copy(), d_beaten[:n_dec].copy(),
-            d_chips[:n_dec].copy(), d_allin[:n_dec].copy())
+            d_chips[:n_dec].copy(), d_allin[:n_dec].copy(), d_raises[:n_dec].copy())
 
 
 @dataclass
@@ -404,6 +411,7 @@ class Decisions:
     beaten: npt.NDArray[np.int16]  #: after the draw: live seats whose hand beats the actor's
     chips: npt.NDArray[np.int64]  #: chips the action put in
     all_in: npt.NDArray[np.bool_]  #: the actor or a live opponent is all-in
+    raises: npt.NDArray[np.int8]  #: opens, bets and raises so far this round
 
 
 @dataclass

@@ -35,7 +35,7 @@ BoolArray = npt.NDArray[np.bool_]
 #: Fewest exposed decisions, and fewest not exposed, for a pair to be tested.
 MIN_EXPOSED = 10
 MIN_OTHER = 20
-_STRATA_BITS = 5
+_STRATA_BITS = 6
 _VERB_NAMES: tuple[str, ...] = tuple(v.value for v in Verb)
 
 
@@ -57,6 +57,27 @@ class Exposures:
     codes: I64  #: for notes: the actor's final strength << 8 | verb
     exposed_index: I64
     exposed_to: I64
+
+
+def first_per_round(decisions: Decisions, pick: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """Of the picked decisions, each player's first in each betting round of a hand.
+
+    Later decisions of the same player in the same round follow from the first (a raising
+    war between two strong hands is one event, not three), so counting them would treat
+    dependent decisions as independent ones.
+    """
+    if not len(pick):
+        return pick
+    key = (decisions.hand[pick].astype(np.int64) * 16 + decisions.actor[pick]) * 2 \
+        + decisions.section[pick]
+    _, first = np.unique(key, return_index=True)
+    return pick[np.sort(first)]
+
+
+def pressure(decisions: Decisions, pick: npt.NDArray[np.intp], most: int = 3) -> I64:
+    """Bets and raises so far in the round (capped at ``most``): raising gets dearer and,
+    at the house's cap, impossible, whoever made the bet."""
+    return np.minimum(decisions.raises[pick].astype(np.int64), most)
 
 
 def seat_player(view: BatchView, decisions: Decisions, index: npt.NDArray[np.intp],

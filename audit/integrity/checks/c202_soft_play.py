@@ -8,7 +8,9 @@ import numpy.typing as npt
 from audit.integrity.checks._pairs import (
     Exposures,
     PairDecisionTest,
+    first_per_round,
     popcount16,
+    pressure,
     seat_player,
 )
 from audit.integrity.features import BatchView
@@ -37,12 +39,14 @@ class SoftPlay(PairDecisionTest):
         after the draw, facing a bet or not, and how good the player's hand is (before the
         draw: the dealt hand, weak / jacks or better / two pair or better; after it: the
         final hand, one pair or less / two pair / three of a kind or better, and whether it
-        beats the opponent's, which the log shows since every card is recorded). Fair
-        players bet and raise by their cards whoever is across; a pair that does not bet
-        into each other (soft play) is less aggressive against the partner in the same
-        spots. Both players' decisions towards each other are pooled (each in his own
-        strata), and the exact stratified test asks whether they bet or raise each other
-        less often than they bet or raise others.
+        beats the opponent's, which the log shows since every card is recorded) and, facing
+        a bet, how many bets and raises the round has seen. Only a player's first decision
+        of each betting round counts (the rest follow from it). Fair players bet and raise
+        by their cards whoever is across; a pair that does not bet into each other (soft
+        play) is less aggressive against the partner in the same spots. Both players'
+        decisions towards each other are pooled (each in his own strata), and the exact
+        stratified test asks whether they bet or raise each other less often than they
+        bet or raise others.
 
     Assumes:
         In a given spot a player's choice to bet or raise does not depend on who the
@@ -79,15 +83,17 @@ class SoftPlay(PairDecisionTest):
         dealt = view.dealt_strength[seat]
         after = d.section == AFTER
         known = np.where(after, (final >= 0) & (d.best >= 0), dealt >= 0)
-        pick = np.nonzero(
+        pick = first_per_round(d, np.nonzero(
             known & (popcount16(d.live) == 1) & ~d.all_in
-            & np.isin(verb, (V_CHECKS, V_BETS, V_CALLS, V_RAISES)))[0]
+            & np.isin(verb, (V_CHECKS, V_BETS, V_CALLS, V_RAISES)))[0])
         if not len(pick):
             return None
         a = after[pick]
-        facing = d.facing[pick].astype(np.int64)
-        before_stratum = facing * 3 + hand_class(dealt[pick], dealt=True)
-        after_stratum = 6 + (facing * 3 + hand_class(final[pick], dealt=False)) * 2 + d.best[pick]
+        facing = d.facing[pick]
+        spot = np.where(facing, 1 + pressure(d, pick), 0)  # 0 unbet, 1..3 bets faced
+        before_stratum = spot * 3 + hand_class(dealt[pick], dealt=True)
+        after_class = hand_class(final[pick], dealt=False) * 2 + d.best[pick]
+        after_stratum = 12 + spot * 6 + after_class
         opponent_local = np.log2(d.live[pick].astype(np.int64)).astype(np.int64)
         return Exposures(
             actor=seat_player(view, d, pick, d.actor[pick]),

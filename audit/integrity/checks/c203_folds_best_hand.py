@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from audit.integrity.checks._pairs import Exposures, PairDecisionTest, popcount16, seat_player
+from audit.integrity.checks._pairs import (
+    Exposures,
+    PairDecisionTest,
+    first_per_round,
+    popcount16,
+    pressure,
+    seat_player,
+)
 from audit.integrity.features import BatchView
 from audit.integrity.model import Level
 from audit.integrity.replay import AFTER, V_FOLDS
@@ -20,7 +27,8 @@ class FoldsBestHand(PairDecisionTest):
         (a bet is scary); folding it to one particular player more often than to
         others is how chips are passed to a partner without a showdown. Decisions of a
         player facing a bet after the draw while holding the best hand (no one all-in)
-        are split by who made the last bet or raise, and by heads-up or multiway; the
+        are split by who made the last bet or raise, by heads-up or multiway and by the
+        bets and raises the round has seen (a player's first such decision a round); the
         exact stratified test asks whether folds are more frequent when the bettor is
         that player.
 
@@ -50,15 +58,15 @@ class FoldsBestHand(PairDecisionTest):
 
     def exposures(self, view: BatchView) -> Exposures | None:
         d = view.replayed.decisions
-        pick = np.nonzero((d.section == AFTER) & d.facing & (d.best == 1) & ~d.all_in
-                          & (d.aggressor >= 0))[0]
+        pick = first_per_round(d, np.nonzero((d.section == AFTER) & d.facing & (d.best == 1)
+                                             & ~d.all_in & (d.aggressor >= 0))[0])
         if not len(pick):
             return None
         final = view.replayed.seats.final
         start = view.batch.h_seat_start[d.hand[pick]].astype(np.int64)
         return Exposures(
             actor=seat_player(view, d, pick, d.actor[pick]),
-            stratum=(popcount16(d.live[pick]) > 1).astype(np.int64),
+            stratum=(popcount16(d.live[pick]) > 1).astype(np.int64) * 4 + pressure(d, pick),
             outcome=d.verb[pick] == V_FOLDS,
             rows=view.batch.first + d.hand[pick].astype(np.int64),
             codes=(final[start + d.actor[pick]] << 8) | d.verb[pick].astype(np.int64),

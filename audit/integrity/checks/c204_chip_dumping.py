@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from audit.integrity.checks._pairs import Exposures, PairDecisionTest, popcount16, seat_player
+from audit.integrity.checks._pairs import (
+    Exposures,
+    PairDecisionTest,
+    first_per_round,
+    popcount16,
+    pressure,
+    seat_player,
+)
 from audit.integrity.features import BatchView
 from audit.integrity.model import Level
 from audit.integrity.replay import AFTER, V_BETS, V_CALLS, V_RAISES
@@ -19,8 +26,9 @@ class ChipDumping(PairDecisionTest):
         better hand wins what the worse hand pays to see it. What the cards do not
         explain is a player who keeps paying with a hand he can see is beaten, into one
         particular player: chip dumping. Decisions heads-up after the draw where the
-        player's hand loses to the opponent's (no one all-in) are split by opponent and
-        by facing a bet or not; the outcome is putting chips in (bet, raise or call)
+        player's hand loses to the opponent's (no one all-in; a player's first such
+        decision a round) are split by opponent and by the bets faced (none, one, two,
+        three or more); the outcome is putting chips in (bet, raise or call)
         rather than checking or folding. The exact stratified test asks whether the
         player pays more often when the opponent is that player. The alert's effect is
         the odds ratio; the chips themselves are in the hands listed.
@@ -50,8 +58,9 @@ class ChipDumping(PairDecisionTest):
 
     def exposures(self, view: BatchView) -> Exposures | None:
         d = view.replayed.decisions
-        pick = np.nonzero((d.section == AFTER) & (popcount16(d.live) == 1)
-                          & (d.beaten == d.live) & (d.best == 0) & ~d.all_in)[0]
+        pick = first_per_round(d, np.nonzero((d.section == AFTER) & (popcount16(d.live) == 1)
+                                             & (d.beaten == d.live) & (d.best == 0)
+                                             & ~d.all_in)[0])
         if not len(pick):
             return None
         verb = d.verb[pick]
@@ -60,7 +69,7 @@ class ChipDumping(PairDecisionTest):
         opponent_local = np.log2(d.live[pick].astype(np.int64)).astype(np.int64)
         return Exposures(
             actor=seat_player(view, d, pick, d.actor[pick]),
-            stratum=d.facing[pick].astype(np.int64),
+            stratum=np.where(d.facing[pick], 1 + pressure(d, pick), 0),
             outcome=(verb == V_BETS) | (verb == V_RAISES) | (verb == V_CALLS),
             rows=view.batch.first + d.hand[pick].astype(np.int64),
             codes=(final[start + d.actor[pick]] << 8) | verb.astype(np.int64),

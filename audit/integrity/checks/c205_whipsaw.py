@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from audit.integrity.checks._pairs import Exposures, PairDecisionTest, popcount16, seat_player
+from audit.integrity.checks._pairs import (
+    Exposures,
+    PairDecisionTest,
+    first_per_round,
+    popcount16,
+    pressure,
+    seat_player,
+)
 from audit.integrity.features import BatchView
 from audit.integrity.model import Level
 from audit.integrity.replay import V_RAISES
@@ -18,8 +25,10 @@ class Whipsaw(PairDecisionTest):
         Whipsawing is two partners raising and re-raising with a third player between
         them, so the third pays more to stay in or is driven out. Decisions of a player
         facing a bet or raise with at least one other live player besides the bettor
-        (no one all-in) are split by who made the last bet or raise, and by before or
-        after the draw; the outcome is raising. Both players' decisions towards each
+        (no one all-in; a player's first such decision a round, since a raising war is
+        one event) are split by who made the last bet or raise, by before or after the
+        draw and by the bets and raises the round has seen (the house's cap stops
+        raising whoever bet); the outcome is raising. Both players' decisions towards each
         other are pooled, and the exact stratified test asks whether they raise each
         other more often than they raise others.
 
@@ -48,12 +57,13 @@ class Whipsaw(PairDecisionTest):
 
     def exposures(self, view: BatchView) -> Exposures | None:
         d = view.replayed.decisions
-        pick = np.nonzero(d.facing & (d.aggressor >= 0) & (popcount16(d.live) >= 2) & ~d.all_in)[0]
+        pick = first_per_round(d, np.nonzero(d.facing & (d.aggressor >= 0)
+                                             & (popcount16(d.live) >= 2) & ~d.all_in)[0])
         if not len(pick):
             return None
         return Exposures(
             actor=seat_player(view, d, pick, d.actor[pick]),
-            stratum=d.section[pick].astype(np.int64),
+            stratum=d.section[pick].astype(np.int64) * 8 + pressure(d, pick, most=6),
             outcome=d.verb[pick] == V_RAISES,
             rows=view.batch.first + d.hand[pick].astype(np.int64),
             codes=d.verb[pick].astype(np.int64),
