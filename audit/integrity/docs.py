@@ -49,7 +49,10 @@ Each test judges **cells**: a dealer, a table, a dealer and a player, a player, 
 players. A cell is judged only with enough data for its test to reach a decision (the
 minimum sample of each test below; discrete tests that could never reach a small
 p-value are not run). Its **p-value** is exact, or conservative, under fair play: the
-chance of a result at least this extreme if nobody cheated.
+chance of a result at least this extreme if nobody cheated. (The collusion tests on
+betting decisions judge tens of thousands of pairs: a pair whose Chernoff bound on its
+p-value is above 0.01, far from any alert, reports that bound, which is never smaller
+than the exact p-value; every other pair gets its exact p-value.)
 
 Thousands of cells are judged at once, so some small p-values happen by chance. The
 **false discovery rate** (FDR) controls that: the Benjamini-Hochberg procedure is run

@@ -49,6 +49,24 @@ def subject_of(level: Level, key: int, lookup: Lookup) -> Subject:
     return Subject(player_id=lookup.player(int(a[0])), partner_id=lookup.player(int(b[0])))
 
 
+def grouped_counts(hand_group: I64, item_hand: npt.ArrayLike, inner: I64, size: int
+                   ) -> tuple[I64, F64]:
+    """Counts of items by (their hand's group, inner index), as ``group * size + inner`` keys.
+
+    Many items share few groups: the groups are found among the hands and the items are
+    counted with one ``bincount``, never sorted (the card tests count millions of cards).
+    """
+    groups, hand_index = np.unique(hand_group, return_inverse=True)
+    flat = hand_index[np.asarray(item_hand, dtype=np.int64)] * size + inner
+    counts = np.bincount(flat, minlength=len(groups) * size)
+    found = np.nonzero(counts)[0]
+    return groups[found // size] * size + found % size, counts[found].astype(np.float64)
+
+
+#: The card tests keep example hands from one hand in this many (their lists are samples).
+EXAMPLE_EVERY = 16
+
+
 class Sums:
     """Per-key sums of several columns, accumulated batch by batch."""
 
@@ -105,20 +123,24 @@ class Events:
         if len(keys) == 0:
             return
         keys = np.asarray(keys, dtype=np.int64)
-        vals = np.zeros(len(keys)) if values is None else np.asarray(values, dtype=np.float64)
-        cods = np.zeros(len(keys), np.int64) if codes is None else np.asarray(codes, np.int64)
-        order = np.argsort(keys, kind="stable")
-        keys, rows, vals, cods = keys[order], np.asarray(rows)[order], vals[order], cods[order]
-        unique, first, counts = np.unique(keys, return_index=True, return_counts=True)
-        rank = np.arange(len(keys)) - np.repeat(first, counts)
-        room = np.array([self.cap - self._kept.get(int(k), 0) for k in unique], dtype=np.int64)
-        keep = rank < np.repeat(room, counts)
+        unique, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+        room = np.array([self.cap - self._kept.get(int(k), 0) for k in unique.tolist()],
+                        dtype=np.int64)
         for k, c, r in zip(unique.tolist(), counts.tolist(), room.tolist(), strict=True):
             self._total[k] = self._total.get(k, 0) + c
             self._kept[k] = self._kept.get(k, 0) + max(0, min(c, r))
-        if keep.any():
-            self._blocks.append(_EventBlock(keys[keep], rows[keep].astype(np.int64), vals[keep],
-                                            cods[keep]))
+        wanted = np.nonzero(room[inverse] > 0)[0]  # keys whose list is full need no more work
+        if not len(wanted):
+            return
+        which = inverse[wanted]
+        order = np.argsort(which, kind="stable")  # by key, reading order within a key
+        ranked = which[order]
+        rank = np.arange(len(ranked)) - np.searchsorted(ranked, ranked, side="left")
+        chosen = np.sort(wanted[order][rank < room[ranked]])
+        vals = np.zeros(len(keys)) if values is None else np.asarray(values, np.float64)
+        cods = np.zeros(len(keys), np.int64) if codes is None else np.asarray(codes, np.int64)
+        self._blocks.append(_EventBlock(keys[chosen], np.asarray(rows)[chosen].astype(np.int64),
+                                        vals[chosen], cods[chosen]))
 
     def total(self, key: int) -> int:
         """How many events the key had (kept or not)."""

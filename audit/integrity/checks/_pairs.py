@@ -177,69 +177,89 @@ class PairDecisionTest(IntegrityTest):
 
     def cells(self, lookup: Lookup) -> Iterable[Cell]:
         d = self._decisions()
-        if not len(d.actor):
+        if not len(d.exposed_decision):
             return
-        strata = 1 << _STRATA_BITS
-        # per (actor, stratum): decisions and outcomes; per (actor, partner, stratum): exposed
-        total_key = d.actor * strata + d.stratum
-        exp_actor = d.actor[d.exposed_decision]
-        exp_stratum = d.stratum[d.exposed_decision]
-        exp_outcome = d.outcome[d.exposed_decision]
-        tables = _directed_tables(total_key, d.outcome, exp_actor, d.exposed_to, exp_stratum,
-                                  exp_outcome, strata)
-        strongest = _strongest_links(tables, self.greater)
-        exposure_keys = np.sort(d.exposed_decision * _PLAYER_SPAN + d.exposed_to)
-        by_actor = np.argsort(d.actor, kind="stable")
-        sorted_actor = d.actor[by_actor]
-        pairs: dict[tuple[int, int], list[tuple[int, int]]] = {}
-        for a, b in tables:
-            key = (min(a, b), max(a, b)) if self.level is Level.PAIR else (a, b)
-            pairs.setdefault(key, []).append((a, b))
-        for (a, b), directions in pairs.items():
-            merged = [t for direction in directions for t in tables[direction]]
-            exposed_n = sum(t.exposed for t in merged)
-            others = sum(t.total - t.exposed for t in merged)
-            if exposed_n < MIN_EXPOSED or others < MIN_OTHER:
-                continue
-            adjusted: list[stats.Stratum] = []
-            links: dict[str, str] = {}
-            for actor, partner in directions:
-                link = strongest.get(actor)
-                if link is None or link == partner:
-                    adjusted += tables[(actor, partner)]
-                    continue
-                links[lookup.player(actor)] = lookup.player(link)
-                mine = by_actor[np.searchsorted(sorted_actor, actor, "left"):
-                                np.searchsorted(sorted_actor, actor, "right")]
-                adjusted += _split_by_link(d, mine, partner, link, exposure_keys, strata)
-            yield self._judge(a, b, adjusted, lookup, links)
+        directed = _directed(d)
+        links = _strongest_links(directed, self.greater)
+        pairs, tables = self._pair_tables(d, directed, links)
+        exposed = tables.sums(tables.exposed)
+        others = tables.sums(tables.total - tables.exposed)
+        eligible = (exposed >= MIN_EXPOSED) & (others >= MIN_OTHER)
+        bound = stats.chernoff_many(tables, greater=self.greater)
+        odds, low, high = stats.mantel_haenszel_many(tables)
+        used = tables.informative()
+        hits, expected = used.sums(used.hits), used.sums(used.exposed * used.total_hits
+                                                         / used.total)
+        n_used = used.sums(used.exposed)
+        other_n = used.sums(used.total - used.exposed)
+        other_y = used.sums(used.total_hits - used.hits)
+        for j in np.nonzero(eligible)[0].tolist():
+            a, b = pairs[j]
+            p = float(bound[j])
+            strata: list[stats.Stratum] = []
+            if p < EXACT_BELOW:  # the bound is near enough to decide nothing: be exact
+                strata = tables.strata(j)
+                p = stats.stratified_exact(strata, greater=self.greater).p_value
+            adjusted = {lookup.player(x): lookup.player(links[x]) for x in (a, b)
+                        if x in links and links[x] not in (a, b)}
+            yield self._judge(a, b, lookup, Figures(
+                p, int(hits[j]), float(expected[j]), int(n_used[j]), float(odds[j]),
+                float(low[j]), float(high[j]), int(other_n[j]), int(other_y[j])),
+                strata, adjusted)
 
-    def _judge(self, a: int, b: int, tables: list[stats.Stratum], lookup: Lookup,
+    def _pair_tables(self, d: _Decisions, directed: _Directed, links: dict[int, int]
+                     ) -> tuple[list[tuple[int, int]], stats.StrataSet]:
+        """Every pair's tables: both directions for a pair either way round; a direction
+        whose actor has a strong link elsewhere split by that link's exposure."""
+        if self.level is Level.PAIR:
+            first = np.minimum(directed.actor, directed.partner)
+            second = np.maximum(directed.actor, directed.partner)
+        else:
+            first, second = directed.actor, directed.partner
+        keys, owner = np.unique(pair_key(first, second), return_inverse=True)
+        a_codes, b_codes = split_key(keys)
+        pairs = list(zip(a_codes.tolist(), b_codes.tolist(), strict=True))
+        linked = np.array([links.get(int(x), -1) for x in directed.actor.tolist()])
+        split = (linked >= 0) & (linked != directed.partner)
+        parts = [stats.StrataSet(owner[~split], directed.total[~split],
+                                 directed.total_hits[~split], directed.exposed[~split],
+                                 directed.hits[~split], len(pairs))]
+        done: set[tuple[int, int]] = set()
+        for i in np.nonzero(split)[0].tolist():
+            actor, partner = int(directed.actor[i]), int(directed.partner[i])
+            if (actor, partner) in done:
+                continue
+            done.add((actor, partner))
+            parts.append(_split_by_link(d, actor, partner, links[actor], int(owner[i]),
+                                        len(pairs)))
+        def joined(name: str) -> I64:
+            return np.concatenate([getattr(part, name) for part in parts]).astype(np.int64)
+
+        return pairs, stats.StrataSet(joined("owner"), joined("total"), joined("total_hits"),
+                                      joined("exposed"), joined("hits"), len(pairs))
+
+    def _judge(self, a: int, b: int, lookup: Lookup, f: Figures, strata: list[stats.Stratum],
                links: dict[str, str]) -> Cell:
-        result = stats.stratified_exact(tables, greater=self.greater)
-        exposed_rate = result.hits / result.exposed if result.exposed else 0.0
-        other_n = sum(t.total - t.exposed for t in tables)
-        other_y = sum(t.total_hits - t.hits for t in tables)
-        other_rate = other_y / other_n if other_n else 0.0
+        exposed_rate = f.hits / f.exposed if f.exposed else 0.0
+        other_rate = f.other_hits / f.other if f.other else 0.0
         first, second = lookup.player(a), lookup.player(b)
         if self.level is Level.PAIR and second < first:  # a stable key: ids in text order
             first, second = second, first
         subject = Subject(player_id=first, partner_id=second)
         exposure = self.exposure_text.format(a=first, b=second)
         return Cell(
-            code=self.code, level=self.level, subject=subject, n=result.exposed,
+            code=self.code, level=self.level, subject=subject, n=f.exposed,
             statistic=f"{self.decisions_text} that {self.outcome_text}, {exposure}",
-            observed=result.hits, expected=result.expected, effect=result.odds_ratio,
-            effect_label="odds ratio (Mantel-Haenszel)", ci_low=result.ci_low,
-            ci_high=result.ci_high, p_value=result.p_value,
-            message=(f"{subject.text()}: {result.hits} of {result.exposed} {self.decisions_text} "
+            observed=f.hits, expected=f.expected, effect=f.odds,
+            effect_label="odds ratio (Mantel-Haenszel)", ci_low=f.low, ci_high=f.high,
+            p_value=f.p,
+            message=(f"{subject.text()}: {f.hits} of {f.exposed} {self.decisions_text} "
                      f"{self.outcome_text} {exposure} ({100 * exposed_rate:.0f}%) against "
-                     f"{100 * other_rate:.0f}% of {other_n} otherwise; {result.expected:.1f} "
-                     f"expected, odds ratio {result.odds_ratio:.2f} "
-                     f"(95% CI {result.ci_low:.2f}-{result.ci_high:.2f})"),
+                     f"{100 * other_rate:.0f}% of {f.other} otherwise; {f.expected:.1f} "
+                     f"expected, odds ratio {f.odds:.2f} (95% CI {f.low:.2f}-{f.high:.2f})"),
             evidence=partial(self._evidence, a, b, lookup),
-            details={"strata": [vars(t) for t in tables], "exposed_rate": exposed_rate,
-                     "other_rate": other_rate, "other_decisions": other_n,
+            details={"strata": [vars(t) for t in strata], "exposed_rate": exposed_rate,
+                     "other_rate": other_rate, "other_decisions": f.other,
                      "adjusted_for_stronger_link": links},
         )
 
@@ -262,57 +282,89 @@ class PairDecisionTest(IntegrityTest):
 _PLAYER_SPAN = 1 << 31
 #: A player's link is strong enough to adjust his other pairs for when its p is below this.
 LINK_P = 1e-4
+#: Cells whose Chernoff bound is below this get their exact p-value; the others keep the
+#: bound, which is never smaller than the exact value (conservative) and far above any
+#: false discovery threshold.
+EXACT_BELOW = 1e-2
 
 
-def _directed_tables(total_key: I64, outcome: BoolArray, exp_actor: I64, exp_partner: I64,
-                     exp_stratum: I64, exp_outcome: BoolArray, strata: int
-                     ) -> dict[tuple[int, int], list[stats.Stratum]]:
-    """Per (actor, partner): the actor's 2x2 tables, one per stratum."""
-    unique, inverse = np.unique(total_key, return_inverse=True)
-    n_all = np.bincount(inverse)
-    y_all = np.bincount(inverse, weights=outcome)
-    total = {int(k): (int(n), int(y)) for k, n, y in zip(unique, n_all, y_all, strict=True)}
-    key = pair_key(exp_actor, exp_partner * strata + exp_stratum)
-    unique, inverse = np.unique(key, return_inverse=True)
-    n_exp = np.bincount(inverse)
-    y_exp = np.bincount(inverse, weights=exp_outcome)
-    actor, rest = split_key(unique)
-    out: dict[tuple[int, int], list[stats.Stratum]] = {}
-    for a, r, n, y in zip(actor.tolist(), rest.tolist(), n_exp, y_exp, strict=True):
-        partner, s = divmod(r, strata)
-        all_n, all_y = total[a * strata + s]
-        out.setdefault((a, partner), []).append(stats.Stratum(all_n, all_y, int(n), int(y)))
-    return out
+@dataclass(frozen=True)
+class Figures:
+    """What a pair's tables give."""
+
+    p: float
+    hits: int
+    expected: float
+    exposed: int
+    odds: float
+    low: float
+    high: float
+    other: int
+    other_hits: int
 
 
-def _strongest_links(tables: dict[tuple[int, int], list[stats.Stratum]], greater: bool
-                     ) -> dict[int, int]:
+@dataclass(frozen=True)
+class _Directed:
+    """Per (actor, partner, stratum): the actor's table towards the partner."""
+
+    actor: I64
+    partner: I64
+    stratum: I64
+    total: I64
+    total_hits: I64
+    exposed: I64
+    hits: I64
+
+
+def _directed(d: _Decisions) -> _Directed:
+    strata = 1 << _STRATA_BITS
+    unique, inverse = np.unique(d.actor * strata + d.stratum, return_inverse=True)
+    n_all = np.bincount(inverse).astype(np.int64)
+    y_all = np.bincount(inverse, weights=d.outcome).astype(np.int64)
+    exp_actor = d.actor[d.exposed_decision]
+    exp_stratum = d.stratum[d.exposed_decision]
+    key = pair_key(exp_actor, d.exposed_to * strata + exp_stratum)
+    keys, where = np.unique(key, return_inverse=True)
+    n_exp = np.bincount(where).astype(np.int64)
+    y_exp = np.bincount(where, weights=d.outcome[d.exposed_decision]).astype(np.int64)
+    actor, rest = split_key(keys)
+    partner, stratum = rest // strata, rest % strata
+    total_at = np.searchsorted(unique, actor * strata + stratum)
+    return _Directed(actor, partner, stratum, n_all[total_at], y_all[total_at], n_exp, y_exp)
+
+
+def _strongest_links(t: _Directed, greater: bool) -> dict[int, int]:
     """Each actor's partner with the smallest directed p-value, where it is below LINK_P."""
+    keys, owner = np.unique(pair_key(t.actor, t.partner), return_inverse=True)
+    tables = stats.StrataSet(owner, t.total, t.total_hits, t.exposed, t.hits, len(keys))
+    exposed = tables.sums(tables.exposed)
+    bound = stats.chernoff_many(tables, greater=greater)
     best: dict[int, tuple[float, int]] = {}
-    for (a, b), strata in tables.items():
-        if sum(t.exposed for t in strata) < MIN_EXPOSED:
-            continue
-        p = stats.stratified_exact(strata, greater=greater).p_value
+    actors, partners = split_key(keys)
+    for j in np.nonzero((bound < LINK_P * 100) & (exposed >= MIN_EXPOSED))[0].tolist():
+        p = stats.stratified_exact(tables.strata(j), greater=greater).p_value
+        a = int(actors[j])
         if p < LINK_P and p < best.get(a, (1.0, -1))[0]:
-            best[a] = (p, b)
+            best[a] = (p, int(partners[j]))
     return {a: b for a, (_, b) in best.items()}
 
 
-def _split_by_link(d: _Decisions, mine: npt.NDArray[np.intp], partner: int, link: int,
-                   exposure_keys: I64, strata: int) -> list[stats.Stratum]:
+def _split_by_link(d: _Decisions, actor: int, partner: int, link: int, owner: int,
+                   problems: int) -> stats.StrataSet:
     """The actor's tables for ``partner`` with each stratum split by ``link``'s exposure."""
-    index = mine.astype(np.int64)
-    to_link = _exposed(index, link, exposure_keys)
-    to_partner = _exposed(index, partner, exposure_keys)
-    stratum = d.stratum[index] * 2 + to_link
-    outcome = d.outcome[index]
-    out = []
-    for s in np.unique(stratum[to_partner]).tolist():
-        here = stratum == s
-        out.append(stats.Stratum(int(here.sum()), int(outcome[here].sum()),
-                                 int((here & to_partner).sum()),
-                                 int((here & to_partner & outcome).sum())))
-    return out
+    mine = np.nonzero(d.actor == actor)[0].astype(np.int64)
+    exposure_keys = np.sort(d.exposed_decision * _PLAYER_SPAN + d.exposed_to)
+    to_link = _exposed(mine, link, exposure_keys)
+    to_partner = _exposed(mine, partner, exposure_keys)
+    stratum = d.stratum[mine] * 2 + to_link
+    outcome = d.outcome[mine]
+    rows = [(int((stratum == s).sum()), int(outcome[stratum == s].sum()),
+             int(((stratum == s) & to_partner).sum()),
+             int(((stratum == s) & to_partner & outcome).sum()))
+            for s in np.unique(stratum[to_partner]).tolist()]
+    columns = np.array(rows, dtype=np.int64).reshape(-1, 4)
+    return stats.StrataSet(np.full(len(rows), owner, dtype=np.int64), columns[:, 0],
+                           columns[:, 1], columns[:, 2], columns[:, 3], problems)
 
 
 def _exposed(decisions: I64, player: int, exposure_keys: I64) -> BoolArray:
@@ -320,4 +372,4 @@ def _exposed(decisions: I64, player: int, exposure_keys: I64) -> BoolArray:
     wanted = decisions * _PLAYER_SPAN + player
     at = np.searchsorted(exposure_keys, wanted)
     at = np.minimum(at, len(exposure_keys) - 1)
-    return exposure_keys[at] == wanted
+    return np.asarray(exposure_keys[at] == wanted)

@@ -36,6 +36,14 @@ class _Moves:
     rows: list[I64] = field(default_factory=list)
 
 
+def _contains(sorted_keys: I64, wanted: I64) -> npt.NDArray[np.bool_]:
+    """Whether each wanted key is in the sorted keys (a binary search, no second sort)."""
+    if not len(sorted_keys):
+        return np.zeros(len(wanted), dtype=np.bool_)
+    at = np.minimum(np.searchsorted(sorted_keys, wanted), len(sorted_keys) - 1)
+    return np.asarray(sorted_keys[at] == wanted)
+
+
 def coincidence_probability(near: I64) -> npt.NDArray[np.float64]:
     """Chance that at least one of ``near`` moves placed uniformly within the span falls
     within the window (the null probability of a coincidence)."""
@@ -100,7 +108,7 @@ class ArriveTogether(IntegrityTest):
         extra_keys = np.zeros(0, dtype=np.int64)
         if self._carry is not None and self._carry[0] == int(b.h_table[0]):
             extra_keys = pair_key(self._carry[1], np.full(len(self._carry[1]), self._carry[3]))
-        keys = np.concatenate((present, extra_keys))
+        keys = np.sort(np.concatenate((present, extra_keys)))
         table = b.h_table.astype(np.int64)
         hand = view.seat_hand
         previous_same = np.zeros(n, dtype=np.bool_)
@@ -109,14 +117,14 @@ class ArriveTogether(IntegrityTest):
             previous_same[0] = True
         next_same = np.zeros(n, dtype=np.bool_)
         next_same[:-1] = table[1:] == table[:-1]
-        arrive = previous_same[hand] & ~np.isin(pair_key(player, row - 1), keys)
-        leave = next_same[hand] & ~np.isin(pair_key(player, row + 1), keys)
+        arrive = previous_same[hand] & ~_contains(keys, pair_key(player, row - 1))
+        leave = next_same[hand] & ~_contains(keys, pair_key(player, row + 1))
         times = b.h_time_ms[hand]
         self._record(table[hand][arrive], times[arrive], player[arrive], ARRIVE, row[arrive])
         self._record(table[hand][leave], times[leave], player[leave], LEAVE, row[leave])
         if self._carry is not None and self._carry[0] == int(table[0]):
             carried = self._carry[1]
-            gone = ~np.isin(pair_key(carried, np.full(len(carried), b.first)), present)
+            gone = ~_contains(np.sort(present), pair_key(carried, np.full(len(carried), b.first)))
             self._record(np.full(int(gone.sum()), self._carry[0]),
                          np.full(int(gone.sum()), self._carry[2]), carried[gone], LEAVE,
                          np.full(int(gone.sum()), self._carry[3]))

@@ -9,7 +9,14 @@ import numpy as np
 import numpy.typing as npt
 
 from audit.integrity import stats
-from audit.integrity.checks._common import Events, Sums, level_keys, subject_of
+from audit.integrity.checks._common import (
+    EXAMPLE_EVERY,
+    Events,
+    Sums,
+    grouped_counts,
+    level_keys,
+    subject_of,
+)
 from audit.integrity.features import BatchView, Lookup
 from audit.integrity.model import Cell, Family, Level
 from audit.integrity.test import IntegrityTest, Settings
@@ -46,7 +53,7 @@ class CardFrequencies(IntegrityTest):
 
     Evidence:
         The card dealt most above its expected count, its ratio to expectation with a
-        95% interval, and the first hands it was dealt in.
+        95% interval, and examples of hands it was dealt in (from one hand in 16).
     """
 
     code = "F106"
@@ -67,20 +74,20 @@ class CardFrequencies(IntegrityTest):
         deck_size = np.where(b.h_joker, 53, 52)
         p = 5 * b.h_seat_count / deck_size
         q = p * (1 - p) * deck_size / (deck_size - 1)
-        seat_ok = complete[view.seat_hand]
-        cards = view.replayed.seats.dealt[seat_ok].astype(np.int64)  # (n, 5)
-        seat_rows = view.seat_row[seat_ok]
+        cards = view.replayed.seats.dealt.astype(np.int64)  # (seats, 5)
         joker = b.h_joker.astype(np.int64)
         for level in self.levels:
             hand_keys = level_keys(level, b.h_dealer, b.h_table, 0)
             valid = complete & (hand_keys != view.no_dealer if level is Level.DEALER else True)
             group = hand_keys * 2 + joker
             self.deals[level].add(group[valid], np.ones(int(valid.sum())), p[valid], q[valid])
-            seat_group = group[view.seat_hand][seat_ok]
-            seat_valid = valid[view.seat_hand][seat_ok]
-            keys = (np.repeat(seat_group[seat_valid], 5) * 64 + cards[seat_valid].ravel())
-            self.cards[level].add(keys, np.ones(len(keys)))
-            self.events[level].add(keys, np.repeat(seat_rows[seat_valid], 5))
+            seats = valid[view.seat_hand]
+            item_hand = np.repeat(view.seat_hand[seats], 5)
+            keys, counts = grouped_counts(group, item_hand, cards[seats].ravel(), 64)
+            self.cards[level].add(keys, counts)
+            example = seats & (view.seat_row % EXAMPLE_EVERY == 0)
+            self.events[level].add(np.repeat(group[view.seat_hand[example]], 5) * 64
+                                   + cards[example].ravel(), np.repeat(view.seat_row[example], 5))
 
     def cells(self, lookup: Lookup) -> Iterable[Cell]:
         for level in self.levels:

@@ -10,7 +10,14 @@ import numpy.typing as npt
 
 from audit.cards import RANK_CHAR
 from audit.integrity import stats
-from audit.integrity.checks._common import Events, Sums, level_keys, subject_of
+from audit.integrity.checks._common import (
+    EXAMPLE_EVERY,
+    Events,
+    Sums,
+    grouped_counts,
+    level_keys,
+    subject_of,
+)
 from audit.integrity.features import BatchView, Lookup
 from audit.integrity.model import Cell, Family, Level
 from audit.integrity.test import IntegrityTest, Settings
@@ -77,8 +84,8 @@ class CardPositions(IntegrityTest):
 
     Evidence:
         The rank and place furthest above the others, with its count against the mean
-        of the places and a 95% interval, and the first hands with that rank at that
-        place.
+        of the places and a 95% interval, and examples of hands with that rank at that
+        place (from one hand in 16).
     """
 
     code = "F107"
@@ -97,24 +104,21 @@ class CardPositions(IntegrityTest):
         b = view.batch
         complete = view.hand_complete
         joker = b.h_joker.astype(np.int64)
-        seat_ok = complete[view.seat_hand]
-        cards = view.replayed.seats.dealt[seat_ok].astype(np.int64)
-        rank = np.minimum(cards >> 2, 13)
-        place = view.replayed.seats.position[seat_ok].astype(np.int64)
-        rows = view.seat_row[seat_ok]
+        rank = np.minimum(view.replayed.seats.dealt.astype(np.int64) >> 2, 13)
+        place = view.replayed.seats.position.astype(np.int64)
+        inner = rank * _PLACES + place[:, None]  # (seats, 5)
         for level in self.levels:
             owner = level_keys(level, b.h_dealer, b.h_table, 0)
             valid = complete & (owner != view.no_dealer if level is Level.DEALER else True)
             group = (owner * 2 + joker) * 16 + b.h_seat_count
             self.deals[level].add(group[valid], np.ones(int(valid.sum())))
-            seat_group = group[view.seat_hand][seat_ok]
-            seat_valid = valid[view.seat_hand][seat_ok]
-            keys = (np.repeat(seat_group[seat_valid], 5) * _GROUP
-                    + rank[seat_valid].ravel() * _PLACES + np.repeat(place[seat_valid], 5))
-            self.counts[level].add(keys, np.ones(len(keys)))
-            event_keys = (np.repeat((seat_group[seat_valid] // 16), 5) * _GROUP
-                          + rank[seat_valid].ravel() * _PLACES + np.repeat(place[seat_valid], 5))
-            self.events[level].add(event_keys, np.repeat(rows[seat_valid], 5))
+            seats = valid[view.seat_hand]
+            keys, counts = grouped_counts(group, np.repeat(view.seat_hand[seats], 5),
+                                          inner[seats].ravel(), _GROUP)
+            self.counts[level].add(keys, counts)
+            example = seats & (view.seat_row % EXAMPLE_EVERY == 0)
+            self.events[level].add(np.repeat(group[view.seat_hand[example]] // 16, 5) * _GROUP
+                                   + inner[example].ravel(), np.repeat(view.seat_row[example], 5))
 
     def cells(self, lookup: Lookup) -> Iterable[Cell]:
         for level in self.levels:
