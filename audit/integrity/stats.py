@@ -27,21 +27,18 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from scipy import special, stats
+from scipy import special
 
 Z95 = 1.959963984540054
 
 
 def binomial_upper(x: int, n: int, p: float) -> float:
-    """P(X >= x) for X ~ Binomial(n, p)."""
+    """P(X >= x) for X ~ Binomial(n, p) (the regularized incomplete beta function)."""
     if x <= 0:
         return 1.0
-    return float(stats.binom.sf(x - 1, n, p))
-
-
-def binomial_lower(x: int, n: int, p: float) -> float:
-    """P(X <= x) for X ~ Binomial(n, p)."""
-    return float(stats.binom.cdf(x, n, p))
+    if x > n:
+        return 0.0
+    return float(special.bdtrc(x - 1, n, p))
 
 
 def wilson(x: int, n: int) -> tuple[float, float]:
@@ -57,8 +54,8 @@ def wilson(x: int, n: int) -> tuple[float, float]:
 
 def poisson_interval(x: int) -> tuple[float, float]:
     """The exact (Garwood) 95% interval of a Poisson mean given a count x."""
-    low = 0.0 if x == 0 else float(stats.chi2.ppf(0.025, 2 * x) / 2)
-    high = float(stats.chi2.ppf(0.975, 2 * x + 2) / 2)
+    low = 0.0 if x == 0 else float(special.chdtri(2 * x, 0.975) / 2)
+    high = float(special.chdtri(2 * x + 2, 0.025) / 2)
     return low, high
 
 
@@ -66,12 +63,12 @@ def poisson_upper(x: int, mean: float) -> float:
     """P(X >= x) for X ~ Poisson(mean)."""
     if x <= 0:
         return 1.0
-    return float(stats.poisson.sf(x - 1, mean))
+    return float(special.pdtrc(x - 1, mean))
 
 
 def normal_upper(z: float) -> float:
     """P(Z >= z) for a standard normal Z."""
-    return float(stats.norm.sf(z))
+    return float(special.ndtr(-z))
 
 
 def uniform_mean_p(total: float, n: int, *, two_sided: bool) -> tuple[float, float]:
@@ -91,7 +88,7 @@ def mean_interval(total: float, total_sq: float, n: int) -> tuple[float, float, 
 
 def chi2_upper(statistic: float, df: int) -> float:
     """P(X >= statistic) for X ~ chi-square(df)."""
-    return float(stats.chi2.sf(statistic, df)) if df > 0 else 1.0
+    return float(special.chdtrc(df, statistic)) if df > 0 else 1.0
 
 
 def poisson_binomial_upper(x: int, probabilities: Sequence[float]) -> float:
@@ -109,14 +106,21 @@ def poisson_binomial_upper(x: int, probabilities: Sequence[float]) -> float:
     return float(min(1.0, pmf[x:].sum()))
 
 
-def iid_sum_upper(x: int, parts: Sequence[tuple[npt.NDArray[np.float64], int]]) -> float:
+def iid_sum_upper(x: int, parts: Sequence[tuple[npt.NDArray[np.float64], int]],
+                  exact_below: float | None = 1e-2) -> float:
     """P(S >= x) for S the sum of independent draws: ``n`` copies of each ``(pmf, n)`` law.
 
     Each law is on 0..len(pmf)-1; the law of the sum is the inverse FFT of the product
     of the laws' spectra raised to their counts (exact up to rounding, about 1e-15).
+    When the Chernoff bound is above ``exact_below`` the bound is returned instead: never
+    smaller than the exact value, and far from any alert (None: always exact).
     """
     if x <= 0:
         return 1.0
+    if exact_below is not None:
+        bound = _chernoff_iid(x, parts)
+        if bound >= exact_below:
+            return bound
     size = sum((len(pmf) - 1) * n for pmf, n in parts) + 1
     if x >= size:
         return 0.0
@@ -127,6 +131,32 @@ def iid_sum_upper(x: int, parts: Sequence[tuple[npt.NDArray[np.float64], int]]) 
             spectrum *= np.fft.rfft(pmf, fft_size) ** n
     law = np.fft.irfft(spectrum, fft_size)[:size]
     return float(min(1.0, max(0.0, law[x:].sum())))
+
+
+def _chernoff_iid(x: int, parts: Sequence[tuple[npt.NDArray[np.float64], int]]) -> float:
+    """min over t >= 0 of exp(-t x) E exp(t S), by bisection on the derivative's sign."""
+    mean = sum(n * float(np.dot(np.arange(len(pmf)), pmf)) for pmf, n in parts)
+    if x <= mean:
+        return 1.0
+
+    def log_mgf(t: float) -> tuple[float, float]:
+        value = slope = 0.0
+        for pmf, n in parts:
+            k = np.arange(len(pmf))
+            w = pmf * np.exp(t * k - t * (len(pmf) - 1))  # scaled against overflow
+            value += n * (float(np.log(w.sum())) + t * (len(pmf) - 1))
+            slope += n * float((k * w).sum() / w.sum())
+        return value, slope
+
+    low, high = 0.0, 50.0
+    for _ in range(50):
+        mid = (low + high) / 2
+        if log_mgf(mid)[1] > x:
+            high = mid
+        else:
+            low = mid
+    t = (low + high) / 2
+    return float(min(1.0, np.exp(log_mgf(t)[0] - t * x)))
 
 
 @dataclass(frozen=True)
