@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -137,7 +137,8 @@ class PairDecisionTest(IntegrityTest):
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)
-        self._parts: list[tuple[I64, I64, BoolArray, I64, I64]] = []
+        # compact per-batch columns (int32 / int8): the whole run's decisions are kept
+        self._parts: list[tuple[npt.NDArray[Any], ...]] = []
         self._count = 0
         self.events = Events()
 
@@ -153,8 +154,9 @@ class PairDecisionTest(IntegrityTest):
         partner = found.exposed_to
         keep = partner != found.actor[i]
         i, partner = i[keep], partner[keep]
-        self._parts.append((found.actor.astype(np.int64), found.stratum.astype(np.int64),
-                            found.outcome.astype(np.bool_), i + self._count, partner))
+        self._parts.append((found.actor.astype(np.int32), found.stratum.astype(np.int8),
+                            found.outcome.astype(np.bool_), (i + self._count).astype(np.int32),
+                            partner.astype(np.int32)))
         self._count += len(found.actor)
         telling = found.outcome[i] == self.greater
         a, b = found.actor[i][telling], partner[telling]
@@ -172,8 +174,10 @@ class PairDecisionTest(IntegrityTest):
         if not self._parts:
             empty = np.zeros(0, dtype=np.int64)
             return _Decisions(empty, empty, np.zeros(0, np.bool_), empty, empty)
-        columns = list(zip(*self._parts, strict=True))
-        return _Decisions(*(np.concatenate(c) for c in columns))
+        actor, stratum, outcome, decision, partner = (np.concatenate(c) for c in
+                                                      zip(*self._parts, strict=True))
+        return _Decisions(actor.astype(np.int64), stratum.astype(np.int64), outcome,
+                          decision.astype(np.int64), partner.astype(np.int64))
 
     def cells(self, lookup: Lookup) -> Iterable[Cell]:
         d = self._decisions()
