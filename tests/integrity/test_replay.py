@@ -15,58 +15,9 @@ from audit.profiles import load_profile
 from ingest.load import ingest_paths
 from schemas.records import CARD_CODES, Verb
 
-EXAMPLE = """Hand: BCY-T07-000123
-Time: 2026-11-28T21:04:12-08:00
-Room: Bay City Card Club
-Table: T07
-Dealer: D-4417
-Game: Jacks or Better
-Limit: 10/20
-Ante: 1
-Joker: yes
-Button: 5
-Openers: JJ
-Seat 1: P-10023 (412)
-Seat 3: P-30988 (96)
-Seat 5: P-41002 (1020)
-Seat 6: P-50231 (75)
-*** ANTES ***
-Seat 1: antes 1
-Seat 3: antes 1
-Seat 5: antes 1
-Seat 6: antes 1
-*** DEAL ***
-Seat 1: [Jh Js 4c 8d 2s]
-Seat 3: [Kd Kc 7s 7h 2d]
-Seat 5: [Ac Jk 9s 5d 3c]
-Seat 6: [Qs Td 6h 4s 3h]
-*** BEFORE DRAW ***
-Seat 6: checks
-Seat 1: opens 10
-Seat 3: raises 10 to 20
-Seat 5: calls 20
-Seat 6: folds
-Seat 1: calls 10
-*** DRAW ***
-Dealer: burns [2h]
-Seat 1: discards [4c 8d 2s] draws [Qh 9h 9c]
-Seat 3: discards [2d] draws [Kh]
-Seat 5: discards [9s 5d 3c] draws [Ad 8h 7c]
-*** AFTER DRAW ***
-Seat 1: checks
-Seat 3: bets 20
-Seat 5: raises 20 to 40
-Seat 1: folds
-Seat 3: calls 20
-*** SHOWDOWN ***
-Seat 3: shows [Kd Kc Kh 7s 7h]
-Seat 5: mucks
-Seat 1: shows openers [Jh Js]
-*** RESULT ***
-Pot: 144
-Rake: 4
-Seat 3: collects 140
-"""
+#: The complete hand of the format spec (``../shared/spec/hand-log-format.md``).
+EXAMPLE = (Path(__file__).resolve().parents[2] / "ingest" / "samples"
+           / "spec_example.log").read_text(encoding="utf-8")
 
 VERB = {v: i for i, v in enumerate(Verb)}
 

@@ -87,6 +87,26 @@ def seat_player(view: BatchView, decisions: Decisions, index: npt.NDArray[np.int
     return view.batch.s_player[start + np.asarray(local, dtype=np.int64)].astype(np.int64)
 
 
+def against_one(view: BatchView, decisions: Decisions, pick: npt.NDArray[np.intp],
+                other_local: npt.ArrayLike, stratum: I64, outcome: BoolArray, codes: I64
+                ) -> Exposures:
+    """Exposures of decisions that each face one other player (the lone opponent, the
+    bettor): ``other_local`` is that player's local seat index."""
+    return Exposures(
+        actor=seat_player(view, decisions, pick, decisions.actor[pick]),
+        stratum=np.asarray(stratum, dtype=np.int64), outcome=np.asarray(outcome, np.bool_),
+        rows=view.batch.first + decisions.hand[pick].astype(np.int64),
+        codes=np.asarray(codes, dtype=np.int64),
+        exposed_index=np.arange(len(pick), dtype=np.int64),
+        exposed_to=seat_player(view, decisions, pick, other_local),
+    )
+
+
+def lone_opponent(decisions: Decisions, pick: npt.NDArray[np.intp]) -> I64:
+    """Local seat index of the one live opponent of heads-up decisions."""
+    return np.log2(decisions.live[pick].astype(np.int64)).astype(np.int64)
+
+
 def expand_mask(view: BatchView, decisions: Decisions, index: npt.NDArray[np.intp],
                 masks: npt.NDArray[np.int16]) -> tuple[I64, I64]:
     """(position in ``index``, player) for every seat set in each decision's mask."""

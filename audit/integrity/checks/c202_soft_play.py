@@ -8,10 +8,11 @@ import numpy.typing as npt
 from audit.integrity.checks._pairs import (
     Exposures,
     PairDecisionTest,
+    against_one,
     first_per_round,
+    lone_opponent,
     popcount16,
     pressure,
-    seat_player,
 )
 from audit.integrity.features import BatchView
 from audit.integrity.model import Level
@@ -94,14 +95,9 @@ class SoftPlay(PairDecisionTest):
         before_stratum = spot * 3 + hand_class(dealt[pick], dealt=True)
         after_class = hand_class(final[pick], dealt=False) * 2 + d.best[pick]
         after_stratum = 12 + spot * 6 + after_class
-        opponent_local = np.log2(d.live[pick].astype(np.int64)).astype(np.int64)
-        return Exposures(
-            actor=seat_player(view, d, pick, d.actor[pick]),
+        return against_one(
+            view, d, pick, lone_opponent(d, pick),
             stratum=np.where(a, after_stratum, before_stratum).astype(np.int64),
             outcome=(verb[pick] == V_BETS) | (verb[pick] == V_RAISES),
-            rows=view.batch.first + d.hand[pick].astype(np.int64),
             codes=(np.where(a, final[pick], np.maximum(dealt[pick], 0)) << 8)
-            | verb[pick].astype(np.int64),
-            exposed_index=np.arange(len(pick), dtype=np.int64),
-            exposed_to=seat_player(view, d, pick, opponent_local),
-        )
+            | verb[pick].astype(np.int64))

@@ -7,10 +7,10 @@ import numpy as np
 from audit.integrity.checks._pairs import (
     Exposures,
     PairDecisionTest,
+    against_one,
     first_per_round,
     popcount16,
     pressure,
-    seat_player,
 )
 from audit.integrity.features import BatchView
 from audit.integrity.model import Level
@@ -62,14 +62,9 @@ class FoldsBestHand(PairDecisionTest):
                                              & ~d.all_in & (d.aggressor >= 0))[0])
         if not len(pick):
             return None
-        final = view.replayed.seats.final
-        start = view.batch.h_seat_start[d.hand[pick]].astype(np.int64)
-        return Exposures(
-            actor=seat_player(view, d, pick, d.actor[pick]),
+        final = view.replayed.seats.final[view.batch.h_seat_start[d.hand[pick]] + d.actor[pick]]
+        return against_one(
+            view, d, pick, d.aggressor[pick],
             stratum=(popcount16(d.live[pick]) > 1).astype(np.int64) * 4 + pressure(d, pick),
             outcome=d.verb[pick] == V_FOLDS,
-            rows=view.batch.first + d.hand[pick].astype(np.int64),
-            codes=(final[start + d.actor[pick]] << 8) | d.verb[pick].astype(np.int64),
-            exposed_index=np.arange(len(pick), dtype=np.int64),
-            exposed_to=seat_player(view, d, pick, d.aggressor[pick]),
-        )
+            codes=(final << 8) | d.verb[pick].astype(np.int64))

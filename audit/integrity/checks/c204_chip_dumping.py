@@ -7,10 +7,11 @@ import numpy as np
 from audit.integrity.checks._pairs import (
     Exposures,
     PairDecisionTest,
+    against_one,
     first_per_round,
+    lone_opponent,
     popcount16,
     pressure,
-    seat_player,
 )
 from audit.integrity.features import BatchView
 from audit.integrity.model import Level
@@ -64,15 +65,9 @@ class ChipDumping(PairDecisionTest):
         if not len(pick):
             return None
         verb = d.verb[pick]
-        final = view.replayed.seats.final
-        start = view.batch.h_seat_start[d.hand[pick]].astype(np.int64)
-        opponent_local = np.log2(d.live[pick].astype(np.int64)).astype(np.int64)
-        return Exposures(
-            actor=seat_player(view, d, pick, d.actor[pick]),
+        final = view.replayed.seats.final[view.batch.h_seat_start[d.hand[pick]] + d.actor[pick]]
+        return against_one(
+            view, d, pick, lone_opponent(d, pick),
             stratum=np.where(d.facing[pick], 1 + pressure(d, pick), 0),
             outcome=(verb == V_BETS) | (verb == V_RAISES) | (verb == V_CALLS),
-            rows=view.batch.first + d.hand[pick].astype(np.int64),
-            codes=(final[start + d.actor[pick]] << 8) | verb.astype(np.int64),
-            exposed_index=np.arange(len(pick), dtype=np.int64),
-            exposed_to=seat_player(view, d, pick, opponent_local),
-        )
+            codes=(final << 8) | verb.astype(np.int64))

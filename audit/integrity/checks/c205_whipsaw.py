@@ -7,10 +7,10 @@ import numpy as np
 from audit.integrity.checks._pairs import (
     Exposures,
     PairDecisionTest,
+    against_one,
     first_per_round,
     popcount16,
     pressure,
-    seat_player,
 )
 from audit.integrity.features import BatchView
 from audit.integrity.model import Level
@@ -61,12 +61,7 @@ class Whipsaw(PairDecisionTest):
                                              & (popcount16(d.live) >= 2) & ~d.all_in)[0])
         if not len(pick):
             return None
-        return Exposures(
-            actor=seat_player(view, d, pick, d.actor[pick]),
+        return against_one(
+            view, d, pick, d.aggressor[pick],
             stratum=d.section[pick].astype(np.int64) * 8 + pressure(d, pick, most=6),
-            outcome=d.verb[pick] == V_RAISES,
-            rows=view.batch.first + d.hand[pick].astype(np.int64),
-            codes=d.verb[pick].astype(np.int64),
-            exposed_index=np.arange(len(pick), dtype=np.int64),
-            exposed_to=seat_player(view, d, pick, d.aggressor[pick]),
-        )
+            outcome=d.verb[pick] == V_RAISES, codes=d.verb[pick].astype(np.int64))
