@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from audit.integrity.features import Lookup, pair_key, split_key
+from audit.integrity.features import BatchView, Lookup, pair_key, split_key
 from audit.integrity.model import Evidence, Level, Subject
 
 I64 = npt.NDArray[np.int64]
@@ -31,6 +31,17 @@ def level_keys(level: Level, dealer: npt.ArrayLike, table: npt.ArrayLike,
     if level is Level.DEALER_PLAYER:
         return pair_key(np.asarray(dealer, dtype=np.int64), np.asarray(player, dtype=np.int64))
     raise ValueError(f"no single-observation key for {level}")
+
+
+def complete_hands(view: BatchView, level: Level) -> tuple[I64, npt.NDArray[np.bool_]]:
+    """Each hand's cell key at a dealer or table level, and whether the hand counts: every
+    seat's cards known, and a dealer named when the level is the dealer."""
+    b = view.batch
+    owner = level_keys(level, b.h_dealer, b.h_table, 0)
+    valid = view.hand_complete.copy()
+    if level is Level.DEALER:
+        valid &= owner != view.no_dealer
+    return owner, valid
 
 
 def subject_of(level: Level, key: int, lookup: Lookup) -> Subject:

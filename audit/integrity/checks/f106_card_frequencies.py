@@ -13,8 +13,8 @@ from audit.integrity.checks._common import (
     EXAMPLE_EVERY,
     Events,
     Sums,
+    complete_hands,
     grouped_counts,
-    level_keys,
     subject_of,
 )
 from audit.integrity.features import BatchView, Lookup
@@ -70,15 +70,13 @@ class CardFrequencies(IntegrityTest):
 
     def feed(self, view: BatchView) -> None:
         b = view.batch
-        complete = view.hand_complete
         deck_size = np.where(b.h_joker, 53, 52)
         p = 5 * b.h_seat_count / deck_size
         q = p * (1 - p) * deck_size / (deck_size - 1)
         cards = view.replayed.seats.dealt.astype(np.int64)  # (seats, 5)
         joker = b.h_joker.astype(np.int64)
         for level in self.levels:
-            hand_keys = level_keys(level, b.h_dealer, b.h_table, 0)
-            valid = complete & (hand_keys != view.no_dealer if level is Level.DEALER else True)
+            hand_keys, valid = complete_hands(view, level)
             group = hand_keys * 2 + joker
             self.deals[level].add(group[valid], np.ones(int(valid.sum())), p[valid], q[valid])
             seats = valid[view.seat_hand]

@@ -14,8 +14,8 @@ from audit.integrity.checks._common import (
     EXAMPLE_EVERY,
     Events,
     Sums,
+    complete_hands,
     grouped_counts,
-    level_keys,
     subject_of,
 )
 from audit.integrity.features import BatchView, Lookup
@@ -102,14 +102,12 @@ class CardPositions(IntegrityTest):
 
     def feed(self, view: BatchView) -> None:
         b = view.batch
-        complete = view.hand_complete
         joker = b.h_joker.astype(np.int64)
         rank = np.minimum(view.replayed.seats.dealt.astype(np.int64) >> 2, 13)
         place = view.replayed.seats.position.astype(np.int64)
         inner = rank * _PLACES + place[:, None]  # (seats, 5)
         for level in self.levels:
-            owner = level_keys(level, b.h_dealer, b.h_table, 0)
-            valid = complete & (owner != view.no_dealer if level is Level.DEALER else True)
+            owner, valid = complete_hands(view, level)
             group = (owner * 2 + joker) * 16 + b.h_seat_count
             self.deals[level].add(group[valid], np.ones(int(valid.sum())))
             seats = valid[view.seat_hand]
