@@ -173,8 +173,8 @@ BUILTIN: Mapping[str, Profile] = {
     ),
 }
 
-#: Keys of a house file that are not knobs.
-_META_KEYS = frozenset({"extends", "name", "select", "ignore", "severity"})
+#: Keys of a house file that are not knobs ([review] and [report]: schemas.office).
+_META_KEYS = frozenset({"extends", "name", "select", "ignore", "severity", "review", "report"})
 _KNOBS = frozenset(f.name for f in dataclasses.fields(Profile)) - _META_KEYS
 _ENUM_KNOBS: Mapping[str, type[StrEnum]] = {
     "progression_end": ProgressionEnd,

@@ -42,26 +42,6 @@ def date_bounds(ctx: Context) -> pd.DataFrame:
 
 
 @query()
-def dealer_rates(ctx: Context, start: date, end: date, family: str = "") -> pd.DataFrame:
-    """Per dealer: hands dealt, findings, findings per 1,000 hands, and the room's rate."""
-    return ctx.frame(
-        f"""
-        WITH h AS (SELECT dealer_id, sum(hands) AS hands FROM mart_dealer_hands_daily
-                   WHERE {_RANGE} GROUP BY dealer_id),
-             f AS (SELECT dealer_id, sum(findings) AS findings FROM mart_dealer_findings_daily
-                   WHERE {_RANGE} AND ($family = '' OR family = $family) GROUP BY dealer_id),
-             d AS (SELECT h.dealer_id, h.hands, coalesce(f.findings, 0) AS findings
-                   FROM h LEFT JOIN f USING (dealer_id))
-        SELECT dealer_id, hands, findings,
-               round(findings * 1000.0 / hands, 2) AS per_1000,
-               round(sum(findings) OVER () * 1000.0 / sum(hands) OVER (), 2) AS room_per_1000
-        FROM d ORDER BY per_1000 DESC, dealer_id
-        """,
-        {"start": start, "end": end, "family": family},
-    )
-
-
-@query()
 def dealer_codes(ctx: Context, dealer_id: str, start: date, end: date) -> pd.DataFrame:
     """One dealer's findings per family and code against the room, per 1,000 hands."""
     return ctx.frame(
@@ -166,8 +146,8 @@ def player_findings(ctx: Context, player_id: str) -> pd.DataFrame:
 def player_finding_rows(ctx: Context, player_id: str, limit: int = 500) -> pd.DataFrame:
     """The findings naming one player's seat, newest first, with review state."""
     return ctx.frame(
-        "SELECT f.time, f.severity, f.code, f.hand_id, f.table_id, f.seat, f.message,"
-        " coalesce(r.review_status, 'unreviewed') AS review_status"
+        "SELECT f.time_text AS time, f.severity, f.code, f.hand_id, f.table_id, f.seat, f.message,"
+        " coalesce(r.review_status, 'open') AS review_status"
         " FROM mart_findings AS f LEFT JOIN review_state AS r USING (finding_key)"
         " WHERE f.player_id = $player ORDER BY f.time DESC LIMIT $limit",
         {"player": player_id, "limit": limit},
@@ -195,4 +175,60 @@ def quarantine_kinds(ctx: Context) -> pd.DataFrame:
     """How many quarantined items of each kind (``quarantine`` is created after the marts)."""
     return ctx.frame(
         "SELECT kind, count(*) AS items FROM quarantine GROUP BY kind ORDER BY items DESC"
+    )
+
+
+# --------------------------------------------------------------------------- dealers and tables
+@query()
+def unit_rates(ctx: Context, unit: str, start: date, end: date, family: str = "") -> pd.DataFrame:
+    """Per dealer or table (``unit``): hands, hands with a finding (of ``family``, or any),
+    findings by severity (``dashboards.rates.compare_with_room`` compares them)."""
+    return ctx.frame(
+        f"""
+        WITH h AS (SELECT unit_id, CAST(sum(hands) AS BIGINT) AS hands FROM mart_unit_hands_daily
+                   WHERE unit = $unit AND {_RANGE} GROUP BY unit_id),
+             f AS (SELECT unit_id, CAST(sum(hands_with_findings) AS BIGINT) AS flagged,
+                          CAST(sum(critical) AS BIGINT) AS critical,
+                          CAST(sum(major) AS BIGINT) AS major, CAST(sum(minor) AS BIGINT) AS minor
+                   FROM mart_unit_flagged_daily
+                   WHERE unit = $unit AND {_RANGE} AND family = (CASE WHEN $family = '' THEN '*'
+                                                                  ELSE $family END)
+                   GROUP BY unit_id)
+        SELECT h.unit_id, h.hands, coalesce(f.flagged, 0) AS flagged,
+               coalesce(f.critical, 0) AS critical, coalesce(f.major, 0) AS major,
+               coalesce(f.minor, 0) AS minor
+        FROM h LEFT JOIN f USING (unit_id) ORDER BY h.unit_id
+        """,
+        {"unit": unit, "start": start, "end": end, "family": family},
+    )
+
+
+DATA_QUALITY_COLUMNS = [
+    "run_id", "started", "severity", "code", "table_id", "observed", "expected", "message",
+]  # fmt: skip
+
+
+@query()
+def data_quality_findings(ctx: Context, last_run_only: bool = False) -> pd.DataFrame:
+    """Missing data found by the nightly runs (the ``data_quality`` view; none on a store
+    written before the job recorded them), worst first, the latest run's or all."""
+    present = ctx.frame(
+        "SELECT count(*) AS n FROM duckdb_views() WHERE view_name = 'data_quality'"
+        " AND database_name = current_database()"
+    )
+    if not int(present["n"].iloc[0]):
+        return pd.DataFrame(columns=DATA_QUALITY_COLUMNS)
+    return ctx.frame(
+        """
+        WITH o AS (SELECT coalesce((SELECT utc_offset_minutes FROM mart_hands
+                                    ORDER BY time DESC LIMIT 1), 0) AS off)
+        SELECT q.run_id,
+               local_time_text(timezone('UTC', q.started_at) + to_minutes(o.off), o.off)
+                   AS started, q.severity, q.code, q.table_id, q.observed, q.expected, q.message
+        FROM data_quality AS q, o
+        WHERE NOT $last OR q.run_id = (SELECT max(run_id) FROM runs)
+        ORDER BY q.run_id DESC, CASE q.severity WHEN 'critical' THEN 0 WHEN 'major' THEN 1
+                 ELSE 2 END, q.code, q.table_id
+        """,
+        {"last": last_run_only},
     )

@@ -19,6 +19,7 @@ if str(_ROOT) not in sys.path:
     sys.path.insert(0, str(_ROOT))
 
 from dashboards.state import store_path  # noqa: E402
+from dashboards.text import md  # noqa: E402
 from dashboards.views import PAGES  # noqa: E402
 
 st.set_page_config(page_title="Openers: compliance", page_icon="🃏", layout="wide")
@@ -35,5 +36,5 @@ page = st.navigation(
         for spec in PAGES
     ]
 )
-st.sidebar.caption(f"Store: `{store_path().name}` (read-only)")
+st.sidebar.caption(f"Store: {md(store_path().name)} (read-only)")
 page.run()

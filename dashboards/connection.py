@@ -27,7 +27,10 @@ from pathlib import Path
 
 import duckdb
 
+from schemas.store import DDL_DIR
+
 _SNAPSHOT_ROOT = Path(tempfile.gettempdir()) / "openers-dashboard"
+MARTS_DDL = DDL_DIR / "50_marts.sql"
 
 #: Marts computed once per snapshot, each after the marts it reads. ``mart_hand_text``
 #: (the raw logs) stays a view: it is only ever read one hand at a time.
@@ -47,6 +50,8 @@ MATERIALIZED: tuple[str, ...] = (
     "mart_player_actions",
     "mart_player_false_openers",
     "mart_player_findings",
+    "mart_unit_hands_daily",
+    "mart_unit_flagged_daily",
 )
 
 
@@ -161,11 +166,16 @@ def take_snapshot(store: Path, sig: Signature) -> Snapshot:
 
 
 def materialize(copy: Path) -> None:
-    """Replace each mart view of a snapshot copy by a table of its rows (never the store)."""
+    """Replace each mart view of a snapshot copy by a table of its rows (never the store).
+
+    The marts are defined afresh on the copy first, so a store last written by an
+    older version is shown with the current marts.
+    """
     con = duckdb.connect(str(copy))
     try:
         con.execute("SET enable_progress_bar = false")
         con.begin()
+        con.execute(MARTS_DDL.read_text(encoding="utf-8"))
         for name in MATERIALIZED:
             con.execute(f"CREATE TABLE _materialized AS SELECT * FROM {name}")
             con.execute(f"DROP VIEW {name}")

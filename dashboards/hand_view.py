@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from audit.replay import Pot, Replay, SeatState
 from ingest.parser import parse_hand
 from ingest.writer import write_action
+from schemas.display import money_text
 from schemas.records import HandRecord
 
 
@@ -119,22 +120,14 @@ def start_state(record: HandRecord) -> tuple[SeatView, ...]:
     return _seats(Replay(record.model_copy(update={"actions": ()})))
 
 
-def pots_text(pots: tuple[Pot, ...]) -> str:
-    """``main 120 (seats 1, 3) · side 1: 40 (seat 3)`` with amounts in the table's units."""
+def pots_text(pots: tuple[Pot, ...], currency: str = "$") -> str:
+    """``main $120.00 (seats 1, 3) · side 1 $40.00 (seats 3)``."""
     parts = []
     for pot in pots:
         name = "main" if pot.number == 0 else f"side {pot.number}"
         seats = ", ".join(str(s) for s in pot.eligible) or "none"
-        parts.append(f"{name} {money(pot.amount)} (seats {seats})")
+        parts.append(f"{name} {money_text(pot.amount, currency)} (seats {seats})")
     return " · ".join(parts)
-
-
-def money(cents: int | None) -> str:
-    """Cents as the log writes amounts: ``12``, ``2.50``."""
-    if cents is None:
-        return ""
-    whole, frac = divmod(int(cents), 100)
-    return f"{whole}" if frac == 0 else f"{whole}.{frac:02d}"
 
 
 def raw_log_html(raw_text: str, first_line: int, bad_lines: set[int]) -> str:

@@ -16,7 +16,7 @@ frame; :func:`dashboards.state.load` calls them by name and caches the result.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ import duckdb
 import pandas as pd
 
 from dashboards import reviews
+from schemas.office import DEFAULT_DUE_DAYS
 
 #: Sort keys the Findings page offers, mapped to the column they order by.
 SORTS: dict[str, str] = {
@@ -36,6 +37,8 @@ SORTS: dict[str, str] = {
     "player": "player_id",
     "hand": "hand_id",
     "review status": "review_status",
+    "due date": "due_date",
+    "assignee": "assignee",
 }
 FAMILIES: dict[str, str] = {
     "B": "Betting",
@@ -45,7 +48,9 @@ FAMILIES: dict[str, str] = {
     "J": "Deal sequences",
 }
 SEVERITIES: tuple[str, ...] = ("critical", "major", "minor")
-REVIEW_STATUSES: tuple[str, ...] = tuple(s.value for s in reviews.ReviewStatus)
+REVIEW_STATUSES: tuple[str, ...] = tuple(s.value for s in reviews.CaseStatus)
+#: The queue's "assignee" filter value for cases nobody is assigned to.
+UNASSIGNED = "(unassigned)"
 
 
 @dataclass
@@ -54,6 +59,8 @@ class Context:
 
     con: duckdb.DuckDBPyConnection
     reviews_path: Path
+    #: Days a case may stay undecided, by severity (the house file's ``review.due_days``).
+    due_days: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_DUE_DAYS))
 
     def frame(self, sql: str, params: dict[str, Any] | None = None) -> pd.DataFrame:
         """Run ``sql`` with bound ``params`` and return the result as a frame.
@@ -69,8 +76,13 @@ class Context:
         return frame
 
     def register_reviews(self) -> None:
-        """Make the latest decision per finding key visible as ``review_state``."""
+        """Make each case's latest event visible as ``review_state``, and the due days
+        as ``due_days`` (severity, days)."""
         self.con.register("review_state", reviews.latest(self.reviews_path))
+        self.con.register(
+            "due_days",
+            pd.DataFrame({"severity": list(self.due_days), "days": list(self.due_days.values())}),
+        )
 
 
 @dataclass(frozen=True)
@@ -88,6 +100,12 @@ class Query:
 
 
 QUERIES: dict[str, Query] = {}
+
+#: A case's due date: the one set on it, else its hand's day plus the severity's days.
+DUE_SQL = (
+    "coalesce(CAST(r.due_date AS DATE), CAST(f.day + to_days(CAST((SELECT days FROM due_days d"
+    " WHERE d.severity = f.severity) AS INTEGER)) AS DATE))"
+)
 
 
 def query(
@@ -117,8 +135,25 @@ def daily(ctx: Context) -> pd.DataFrame:
 
 @query()
 def by_code(ctx: Context) -> pd.DataFrame:
-    """Findings per code, most first."""
-    return ctx.frame("SELECT * FROM mart_findings_by_code ORDER BY findings DESC, code")
+    """Findings per code, worst severity first (every critical code leads), then most first."""
+    return ctx.frame(
+        "SELECT * FROM mart_findings_by_code ORDER BY CASE severity WHEN 'critical' THEN 0"
+        " WHEN 'major' THEN 1 ELSE 2 END, findings DESC, code"
+    )
+
+
+@query(uses_reviews=True)
+def open_cases(ctx: Context) -> pd.DataFrame:
+    """Cases nobody has decided, by severity: (severity, cases, overdue)."""
+    return ctx.frame(
+        f"""
+        SELECT f.severity, count(*) AS cases,
+               count(*) FILTER (WHERE {DUE_SQL} < current_date) AS overdue
+        FROM mart_findings AS f LEFT JOIN review_state AS r USING (finding_key)
+        WHERE coalesce(r.review_status, 'open') IN ('open', 'escalated')
+        GROUP BY f.severity
+        """
+    )
 
 
 @query()
@@ -134,9 +169,33 @@ def unverifiable_by_code(ctx: Context) -> pd.DataFrame:
 
 
 @query()
+def room_offset(ctx: Context) -> pd.DataFrame:
+    """The room's UTC offset in minutes (its newest hand's), for instants shown on its clock."""
+    return ctx.frame(
+        "SELECT coalesce((SELECT utc_offset_minutes FROM mart_hands ORDER BY time DESC LIMIT 1),"
+        " 0) AS minutes"
+    )
+
+
+@query()
 def runs(ctx: Context, limit: int = 50) -> pd.DataFrame:
-    """The latest runs of the nightly job, newest first."""
-    return ctx.frame("SELECT * FROM runs ORDER BY run_id DESC LIMIT $limit", {"limit": limit})
+    """The latest runs of the nightly job, newest first, with their start and end as the
+    room's clock shows them (the offset of the newest hand). ``status`` never says "ok"
+    beside critical findings (the job's own word is ``job_status``)."""
+    return ctx.frame(
+        """
+        WITH o AS (SELECT coalesce((SELECT utc_offset_minutes FROM mart_hands
+                                    ORDER BY time DESC LIMIT 1), 0) AS off)
+        SELECT local_time_text(timezone('UTC', r.started_at) + to_minutes(o.off), o.off)
+                   AS started, local_time_text(timezone('UTC', r.ended_at) + to_minutes(o.off),
+                   o.off) AS ended,
+               CASE WHEN r.status = 'ok' AND r.findings_critical > 0 THEN 'critical findings'
+                    ELSE r.status END AS status, r.status AS job_status,
+               r.* EXCLUDE (started_at, ended_at, status)
+        FROM runs AS r, o ORDER BY r.run_id DESC LIMIT $limit
+        """,
+        {"limit": limit},
+    )
 
 
 # --------------------------------------------------------------------------- findings
@@ -150,7 +209,7 @@ def filter_values(ctx: Context) -> pd.DataFrame:
     )
 
 
-_QUEUE_WHERE = """
+_QUEUE_WHERE = f"""
     WHERE ($start IS NULL OR f.day >= $start) AND ($end IS NULL OR f.day <= $end)
       AND (len($tables) = 0 OR list_contains($tables, f.table_id))
       AND (len($dealers) = 0 OR list_contains($dealers, f.dealer_id))
@@ -158,8 +217,12 @@ _QUEUE_WHERE = """
       AND (len($families) = 0 OR list_contains($families, f.family))
       AND (len($severities) = 0 OR list_contains($severities, f.severity))
       AND (len($statuses) = 0
-           OR list_contains($statuses, coalesce(r.review_status, 'unreviewed')))
+           OR list_contains($statuses, coalesce(r.review_status, 'open')))
+      AND (len($assignees) = 0
+           OR list_contains($assignees, coalesce(r.assignee, '(unassigned)')))
       AND ($player = '' OR contains(lower(f.player_id), lower($player)))
+      AND (NOT $overdue OR (coalesce(r.review_status, 'open') IN ('open', 'escalated')
+                            AND {DUE_SQL} < current_date))
 """
 
 
@@ -173,6 +236,8 @@ def _queue_params(
     families: Sequence[str],
     severities: Sequence[str],
     statuses: Sequence[str],
+    assignees: Sequence[str],
+    overdue: bool,
 ) -> dict[str, Any]:
     return {
         "start": start,
@@ -184,6 +249,8 @@ def _queue_params(
         "families": list(families),
         "severities": list(severities),
         "statuses": list(statuses),
+        "assignees": list(assignees),
+        "overdue": overdue,
     }
 
 
@@ -199,6 +266,8 @@ def findings_queue(
     families: Sequence[str] = (),
     severities: Sequence[str] = (),
     statuses: Sequence[str] = (),
+    assignees: Sequence[str] = (),
+    overdue: bool = False,
     sort: str = "severity",
     descending: bool = True,
     limit: int | None = 2000,
@@ -207,15 +276,17 @@ def findings_queue(
     column = SORTS.get(sort, "severity_rank")
     direction = "DESC" if descending else "ASC"
     params = _queue_params(
-        start, end, tables, dealers, player, codes, families, severities, statuses
+        start, end, tables, dealers, player, codes, families, severities, statuses,
+        assignees, overdue,
     )
     params["limit"] = limit
     sql = f"""
         SELECT f.finding_key, f.time, f.day, f.severity, f.code, f.name, f.family,
                f.hand_id, f.table_id, f.dealer_id, f.seat, f.player_id, f.line,
                f.action_index, f.message, f.source, f.evidence, f.severity_rank,
-               coalesce(r.review_status, 'unreviewed') AS review_status,
-               r.reviewer, r.decided_at, coalesce(r.decisions, 0) AS decisions,
+               f.time_text, coalesce(r.review_status, 'open') AS review_status,
+               r.reason, r.assignee, {DUE_SQL} AS due_date, r.reviewer, r.note, r.decided_at,
+               coalesce(r.decisions, 0) AS decisions,
                count(*) OVER () AS total
         FROM mart_findings AS f LEFT JOIN review_state AS r USING (finding_key)
         {_QUEUE_WHERE}
@@ -240,8 +311,8 @@ def hand(ctx: Context, hand_id: str) -> pd.DataFrame:
 def hand_findings(ctx: Context, hand_id: str) -> pd.DataFrame:
     """The findings of one hand with their review state, in line order."""
     return ctx.frame(
-        "SELECT f.*, coalesce(r.review_status, 'unreviewed') AS review_status,"
-        " r.reviewer, r.note, r.decided_at"
+        "SELECT f.*, coalesce(r.review_status, 'open') AS review_status,"
+        f" r.reason, r.assignee, {DUE_SQL} AS due_date, r.reviewer, r.note, r.decided_at"
         " FROM mart_findings AS f LEFT JOIN review_state AS r USING (finding_key)"
         " WHERE f.hand_id = $hand_id ORDER BY f.line NULLS FIRST, f.code",
         {"hand_id": hand_id},
@@ -265,3 +336,68 @@ def hand_search(ctx: Context, text: str, limit: int = 20) -> pd.DataFrame:
         " ORDER BY hand_id LIMIT $limit",
         {"text": text.strip(), "limit": limit},
     )
+
+
+@query()
+def hand_neighbours(ctx: Context, hand_id: str) -> pd.DataFrame:
+    """The deal before and after a hand at its table (time order): ``previous``, ``next``."""
+    return ctx.frame(
+        """
+        WITH me AS (SELECT table_id, time FROM mart_hands WHERE hand_id = $hand_id)
+        SELECT
+          (SELECT hand_id FROM mart_hands h WHERE h.table_id = me.table_id
+             AND (h.time, h.hand_id) < (me.time, $hand_id)
+           ORDER BY h.time DESC, h.hand_id DESC LIMIT 1) AS previous,
+          (SELECT hand_id FROM mart_hands h WHERE h.table_id = me.table_id
+             AND (h.time, h.hand_id) > (me.time, $hand_id)
+           ORDER BY h.time, h.hand_id LIMIT 1) AS next
+        FROM me
+        """,
+        {"hand_id": hand_id},
+    )
+
+
+@query()
+def hand_find(
+    ctx: Context,
+    player: str = "",
+    dealer: str = "",
+    table: str = "",
+    code: str = "",
+    start: date | None = None,
+    end: date | None = None,
+    min_pot: int | None = None,
+    max_pot: int | None = None,
+    limit: int = 200,
+) -> pd.DataFrame:
+    """Hands matching every criterion given (ids contain the text; pots in cents)."""
+    return ctx.frame(
+        """
+        WITH m AS (
+            SELECT h.hand_id, h.time, h.time_text, h.table_id, h.dealer_id, h.pot
+            FROM mart_hands AS h
+            WHERE ($table = '' OR contains(lower(h.table_id), lower($table)))
+              AND ($dealer = '' OR contains(lower(h.dealer_id), lower($dealer)))
+              AND ($start IS NULL OR h.day >= $start) AND ($end IS NULL OR h.day <= $end)
+              AND ($min_pot IS NULL OR h.pot >= $min_pot)
+              AND ($max_pot IS NULL OR h.pot <= $max_pot)
+              AND ($player = '' OR h.hand_id IN (
+                       SELECT hand_id FROM stg_seats
+                       WHERE contains(lower(player_id), lower($player))))
+              AND ($code = '' OR h.hand_id IN (SELECT hand_id FROM mart_findings
+                                               WHERE code = upper($code)))),
+             page AS (SELECT * FROM m ORDER BY time DESC, hand_id LIMIT $limit)
+        -- The codes and the count are asked of the page and the matches only, never of a
+        -- window over every match (a broad search matches a million hands).
+        SELECT p.hand_id, p.time_text, p.table_id, p.dealer_id, p.pot,
+               (SELECT string_agg(DISTINCT f.code, ' ' ORDER BY f.code) FROM mart_findings f
+                WHERE f.hand_id = p.hand_id) AS codes,
+               (SELECT count(*) FROM m) AS total
+        FROM page AS p ORDER BY p.time DESC, p.hand_id
+        """,
+        {
+            "player": player.strip(), "dealer": dealer.strip(), "table": table.strip(),
+            "code": code.strip(), "start": start, "end": end, "min_pot": min_pot,
+            "max_pot": max_pot, "limit": limit,
+        },
+    )  # fmt: skip

@@ -19,13 +19,15 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboards import analytics, queries
+from dashboards import analytics, browser, queries
 from dashboards.connection import Snapshot, StoreUnavailable, signature, take_snapshot
 from dashboards.reviews import reviews_path_for
+from dashboards.text import md
+from schemas.office import Office, load_office
 
 DEFAULT_STORE = "openers.duckdb"
-# analytics registers its queries in queries.QUERIES on import.
-_REGISTERED = (analytics,)
+# analytics and browser register their queries in queries.QUERIES on import.
+_REGISTERED = (analytics, browser)
 
 
 def store_path() -> Path:
@@ -37,6 +39,17 @@ def reviews_path() -> Path:
     """The review file the dashboard writes."""
     env = os.environ.get("OPENERS_REVIEWS")
     return Path(env).resolve() if env else reviews_path_for(store_path())
+
+
+def house_path() -> Path | None:
+    """The house file whose [review] and [report] settings apply (``$OPENERS_HOUSE``)."""
+    env = os.environ.get("OPENERS_HOUSE")
+    return Path(env).resolve() if env else None
+
+
+def office() -> Office:
+    """The house's reviewers, dismissal reasons, due days and currency."""
+    return load_office(house_path())
 
 
 def _release(snapshot: Snapshot) -> None:
@@ -124,7 +137,7 @@ def _reviews_token(path: Path) -> str:
 def _cached(
     _snap: Snapshot, store_key: str, reviews_token: str, name: str, params: dict[str, Any]
 ) -> pd.DataFrame:
-    ctx = queries.Context(_snap.con.cursor(), reviews_path())
+    ctx = queries.Context(_snap.con.cursor(), reviews_path(), dict(office().due_days))
     try:
         return queries.QUERIES[name](ctx, **params)
     finally:
@@ -134,8 +147,17 @@ def _cached(
 def load(name: str, **params: Any) -> pd.DataFrame:
     """Run query ``name`` with ``params`` on the current snapshot, cached."""
     snap = snapshot()
-    rtoken = _reviews_token(reviews_path()) if queries.QUERIES[name].uses_reviews else ""
+    rtoken = (
+        f"{_reviews_token(reviews_path())}|{house_path()}"
+        if queries.QUERIES[name].uses_reviews
+        else ""
+    )
     return _cached(snap, f"{snap.store}|{snap.token}", rtoken, name, params)
+
+
+def room_offset() -> int:
+    """The room's UTC offset in minutes (instants are shown on the room's clock)."""
+    return int(load("room_offset")["minutes"].iloc[0])
 
 
 def guard() -> Snapshot | None:
@@ -143,7 +165,7 @@ def guard() -> Snapshot | None:
     try:
         snap = snapshot()
     except StoreUnavailable as exc:
-        st.error(f"Cannot read the store {store_path()}: {exc}. Retry in a moment.")
+        st.error(f"Cannot read the store {md(store_path())}: {md(exc)}. Retry in a moment.")
         return None
     if snap.token != signature(store_path()).token():
         st.info(

@@ -1,17 +1,18 @@
-"""Pieces several pages share: hand links, the review form, the review history."""
+"""Pieces several pages share: hand links, money columns, severity labels, the CSV export."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
 import pandas as pd
 import streamlit as st
 
-from dashboards import reviews
-from dashboards.hand_view import money
-from dashboards.reviews import FindingKey, ReviewStatus
-from dashboards.state import reviews_path
+from dashboards.reviews import FindingKey
+from dashboards.state import office
+from dashboards.text import md
+from schemas.display import csv_bytes, money_text
 
 SEVERITY_COLOURS = {"critical": "#c62828", "major": "#ef6c00", "minor": "#f9a825"}
 
@@ -19,20 +20,25 @@ SEVERITY_COLOURS = {"critical": "#c62828", "major": "#ef6c00", "minor": "#f9a825
 def severity_label(severity: str) -> str:
     """Markdown for a severity in its colour (labels of expanders, captions)."""
     colour = {"critical": "red", "major": "orange", "minor": "violet"}.get(severity, "gray")
-    return f":{colour}[**{severity}**]"
+    return f":{colour}[**{md(severity)}**]"
+
+
+def money(cents: Any) -> str:
+    """Cents in the house's currency, ``$12.50`` (empty for a missing amount)."""
+    return "" if cents is None or pd.isna(cents) else money_text(int(cents), office().currency)
 
 
 def with_money(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
-    """A copy with cents columns written as the log writes amounts (``12``, ``2.50``)."""
+    """A copy with cents columns written as money in the house's currency."""
     out = frame.copy()
     for column in columns:
-        out[column] = [None if pd.isna(v) else money(int(v)) for v in out[column]]
+        out[column] = [money(v) for v in out[column]]
     return out
 
 
 def hand_url(hand_id: str) -> str:
     """The Hand page's address for one hand (the id is URL-quoted)."""
-    return f"/hand?hand_id={quote(hand_id, safe='')}"
+    return f"/hand?hand_id={quote(str(hand_id), safe='')}"
 
 
 def with_hand_links(frame: pd.DataFrame) -> pd.DataFrame:
@@ -52,9 +58,19 @@ def hand_link_config() -> dict[str, Any]:
     }
 
 
+#: Columns of the queue's CSV export, in order.
+QUEUE_CSV_COLUMNS: tuple[str, ...] = (
+    "time_text", "severity", "code", "name", "hand_id", "table_id", "dealer_id", "seat",
+    "player_id", "line", "message", "evidence", "source", "review_status", "reason",
+    "assignee", "due_date", "reviewer", "decided_at", "note",
+)  # fmt: skip
+
+
 def queue_csv(queue: pd.DataFrame) -> bytes:
-    """The findings queue as CSV (UTF-8), without the internal columns."""
-    return queue.drop(columns=["total", "severity_rank"]).to_csv(index=False).encode()
+    """The findings queue as CSV (UTF-8, formula cells neutralised), with case state."""
+    rows = queue.reindex(columns=list(QUEUE_CSV_COLUMNS)).astype(object)
+    rows = rows.where(pd.notna(rows), "")
+    return csv_bytes(QUEUE_CSV_COLUMNS, rows.to_dict("records"))
 
 
 def key_of(row: pd.Series) -> FindingKey:
@@ -69,42 +85,19 @@ def key_of(row: pd.Series) -> FindingKey:
     )
 
 
-def review_form(row: pd.Series, form_key: str) -> None:
-    """Confirm or dismiss one finding, with a note and the reviewer's name."""
-    key = key_of(row)
-    flash_key = f"{form_key}-saved"
-    with st.form(form_key, clear_on_submit=False):
-        st.markdown(
-            f"**{key.code}** on hand `{key.hand_id}` seat {key.seat or '—'}: "
-            f"currently **{row.get('review_status', 'unreviewed')}**"
-        )
-        decision = st.radio(
-            "Decision",
-            [ReviewStatus.CONFIRMED.value, ReviewStatus.DISMISSED.value],
-            horizontal=True,
-            key=f"{form_key}-decision",
-        )
-        reviewer = st.text_input(
-            "Reviewer", max_chars=reviews.MAX_REVIEWER, key=f"{form_key}-reviewer"
-        )
-        note = st.text_area("Note", max_chars=reviews.MAX_NOTE, key=f"{form_key}-note")
-        if st.form_submit_button("Save decision", type="primary"):
-            try:
-                previous = reviews.record_decision(
-                    reviews_path(), key, ReviewStatus(decision), reviewer, note
-                )
-            except ValueError as exc:
-                st.error(str(exc))
-            else:
-                # Rerun so the queue and the state above show the new decision; the
-                # confirmation survives the rerun in the session.
-                st.session_state[flash_key] = (
-                    f"Saved: {previous.value} → {decision} by {reviewer.strip()}"
-                )
-                st.rerun()
-        if flash_key in st.session_state:
-            st.success(st.session_state.pop(flash_key))
-    history = reviews.history(reviews_path(), key)
-    if not history.empty:
-        st.caption("Decisions on this finding (oldest first)")
-        st.dataframe(history, hide_index=True, width="stretch")
+def export_buttons(rows: Callable[[], pd.DataFrame], name: str, disabled: bool = False) -> None:
+    """CSV (formula cells neutralised) and JSON downloads of ``rows()``, built on click."""
+    c1, c2, _ = st.columns([1, 1, 4])
+
+    def as_csv() -> bytes:
+        frame = rows().astype(object)
+        frame = frame.where(pd.notna(frame), "")
+        return csv_bytes([str(c) for c in frame.columns], frame.to_dict("records"))
+
+    def as_json() -> str:
+        return rows().to_json(orient="records", date_format="iso", force_ascii=False) or "[]"
+
+    c1.download_button("Download CSV", as_csv, file_name=f"{name}.csv", mime="text/csv",
+                       disabled=disabled, key=f"csv-{name}")  # fmt: skip
+    c2.download_button("Download JSON", as_json, file_name=f"{name}.json",
+                       mime="application/json", disabled=disabled, key=f"json-{name}")  # fmt: skip

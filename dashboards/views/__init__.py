@@ -31,4 +31,6 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("players", "Players", "players", ":material/groups:"),
     PageSpec("integrity", "Integrity", "integrity", ":material/policy:"),
     PageSpec("data_quality", "Data quality", "data-quality", ":material/rule:"),
+    PageSpec("browse", "Browse", "browse", ":material/table_view:"),
+    PageSpec("sql", "SQL", "sql", ":material/terminal:"),
 )

@@ -5,12 +5,21 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboards.state import guard, load
+from dashboards.text import md
 
 st.title("Data quality")
 snap = guard()
 if snap is None:
     st.stop()
 
+st.subheader("Missing data found by the nightly runs")
+missing = load("data_quality_findings")
+if missing.empty:
+    st.info("No run found data missing (or the store's runs did not look for it).")
+else:
+    st.dataframe(missing, hide_index=True, width="stretch")
+
+st.subheader("Quarantine")
 kinds = load("quarantine_kinds")
 total = int(kinds["items"].sum()) if not kinds.empty else 0
 st.metric("Quarantined items", f"{total:,}")
@@ -42,7 +51,7 @@ if not rows.empty:
         key="q_pick",
     )
     item = rows.iloc[pick]
-    st.error(item["error"])
+    st.error(md(item["error"]))
     st.code(item["raw_text"], language=None)
 
 st.subheader("Runs")

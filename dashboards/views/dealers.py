@@ -1,13 +1,14 @@
-"""Dealers: findings per 1,000 hands dealt, by family and code, against the room."""
+"""Dealers: who is significantly above the room, then one dealer by code and over time."""
 
 from __future__ import annotations
 
 import altair as alt
-import pandas as pd
 import streamlit as st
 
+from dashboards.compare import unit_comparison
 from dashboards.queries import FAMILIES
 from dashboards.state import guard, load
+from dashboards.text import md
 
 st.title("Dealers")
 snap = guard()
@@ -31,34 +32,18 @@ if not (isinstance(dates, tuple) and len(dates) == 2):
     st.stop()
 start, end = dates
 
-rates = load("dealer_rates", start=start, end=end, family=family)
-room = float(rates["room_per_1000"].iloc[0]) if not rates.empty else 0.0
-st.metric("Room average", f"{room:.2f} findings per 1,000 hands")
-bars = (
-    alt.Chart(rates)
-    .mark_bar()
-    .encode(
-        x=alt.X("per_1000:Q", title="findings per 1,000 hands"),
-        y=alt.Y("dealer_id:N", sort="-x", title="dealer", axis=alt.Axis(labelOverlap=False)),
-        color=alt.condition(f"datum.per_1000 > {room}", alt.value("#c62828"), alt.value("#607d8b")),
-        tooltip=["dealer_id", "hands", "findings", "per_1000"],
-    )
-)
-rule = alt.Chart(pd.DataFrame({"room": [room]})).mark_rule(color="#1565c0").encode(x="room:Q")
-st.altair_chart((bars + rule).properties(height=max(160, 26 * len(rates))), width="stretch")
-st.dataframe(rates, hide_index=True, width="stretch")
-
+rates = unit_comparison("dealer", start, end, family)
 if rates.empty:
     st.stop()
-dealer = st.selectbox("Dealer", rates["dealer_id"].tolist(), key="d_dealer")
+dealer = st.selectbox("Dealer", rates["unit_id"].tolist(), key="d_dealer")
 left, right = st.columns(2)
 with left:
-    st.subheader(f"{dealer}: by code")
+    st.subheader(f"{md(dealer)}: by code")
     codes = load("dealer_codes", dealer_id=dealer, start=start, end=end)
     codes["family"] = codes["family"].map(lambda f: FAMILIES.get(f, f))
     st.dataframe(codes, hide_index=True, width="stretch")
 with right:
-    st.subheader(f"{dealer}: over time")
+    st.subheader(f"{md(dealer)}: over time")
     trend = load("dealer_trend", dealer_id=dealer, start=start, end=end)
     long = trend.melt(
         id_vars=["day"],

@@ -1,8 +1,9 @@
 """Integrity: the alert queue, players linked by suspicion, each dealer's fairness plots.
 
 Reads the latest integrity run the store keeps (``openers integrity --store`` or the
-nightly job: ``schemas/ddl/40_integrity.sql``) through its marts. Decisions on an alert
-go to the review file like decisions on findings, filed under the alert's stable key.
+nightly job: ``schemas/ddl/40_integrity.sql``) through its marts. An alert is a case in
+the case file like a finding (same states and decisions), filed under the alert's
+stable key in place of a hand id.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from dashboards.cases import actor_picker, case_panel
 from dashboards.queries import REVIEW_STATUSES, Context, query
 from dashboards.state import guard, load
-from dashboards.ui import hand_link_config, review_form, with_hand_links
+from dashboards.ui import hand_link_config, with_hand_links
 
 #: Links drawn in the graph: every alert, and the strongest other links up to this many.
 GRAPH_LINKS = 40
@@ -39,8 +41,8 @@ def integrity_queue(ctx: Context) -> pd.DataFrame:
                a.player_id, a.partner_id, a.q_value, a.p_value, a.effect_label, a.effect,
                a.ci_low, a.ci_high, a.sample, a.hands_total, a.message, a.alert_key,
                CAST(a.evidence AS VARCHAR) AS evidence,
-               coalesce(r.review_status, 'unreviewed') AS review_status, r.reviewer,
-               r.decided_at
+               coalesce(r.review_status, 'open') AS review_status, r.reason, r.assignee,
+               r.due_date, r.reviewer, r.decided_at
         FROM integrity_alerts_latest AS a
         LEFT JOIN review_state AS r ON r.finding_key = a.alert_key || '|' || a.code || '|-|-'
         ORDER BY a.rank
@@ -114,6 +116,7 @@ st.title("Integrity")
 snap = guard()
 if snap is None:
     st.stop()
+actor = actor_picker()
 run = load("integrity_run")
 if run.empty:
     st.info("No integrity analysis in the store yet: the nightly job runs one after its audit, "
@@ -182,10 +185,12 @@ with queue_tab:
                     f"{len(hands):,} listed): open one in the replayer.")
         st.dataframe(with_hand_links(hands), column_config=hand_link_config(),
                      hide_index=True, width="stretch", height=240)
-        review_form(pd.Series({"hand_id": row["alert_key"], "code": row["code"],
-                               "action_index": None, "seat": None,
-                               "review_status": row["review_status"]}),
-                    "integrity-review")
+        st.markdown("**Case**")
+        case_panel(pd.Series({"hand_id": row["alert_key"], "code": row["code"],
+                              "action_index": None, "seat": None,
+                              "review_status": row["review_status"],
+                              "assignee": row["assignee"], "due_date": row["due_date"]}),
+                   "integrity", actor)
 
 with graph_tab:
     links = load("integrity_links", limit=GRAPH_LINKS, weakest=GRAPH_Q)

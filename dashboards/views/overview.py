@@ -6,6 +6,7 @@ import altair as alt
 import streamlit as st
 
 from dashboards.state import guard, load
+from dashboards.text import md
 from dashboards.ui import SEVERITY_COLOURS
 
 st.title("Overview")
@@ -32,19 +33,50 @@ st.caption(
     f"{int(totals['hands_with_findings']):,} hands with findings."
 )
 
+opened = load("open_cases").set_index("severity")
+
+
+def _open(severity: str, column: str = "cases") -> int:
+    return int(opened[column].get(severity, 0)) if not opened.empty else 0
+
+
+undecided = _open("critical") + _open("major")
+overdue = _open("critical", "overdue") + _open("major", "overdue")
+if undecided:
+    st.error(
+        f"**Needs a decision: {_open('critical'):,} critical and {_open('major'):,} major "
+        f"findings** are open or escalated ({overdue:,} overdue). "
+        "[Open the queue](/findings?severity=critical&severity=major&status=open"
+        "&status=escalated)"
+    )
+else:
+    st.success("Nothing critical or major is waiting for a decision.")
+
+missing = load("data_quality_findings", last_run_only=True)
+for item in missing.itertuples():
+    text = (f"**Missing data ({md(item.severity)})**: {md(item.message)}"
+            + (f" · table {md(item.table_id)}" if isinstance(item.table_id, str) else ""))
+    (st.error if item.severity in ("critical", "major") else st.warning)(text)
+
 runs = load("runs", limit=1)
 if runs.empty:
     st.info("No nightly run recorded in this store.")
 else:
     run = runs.iloc[0]
+    critical = int(run["findings_critical"])
+    # The job's own word is "ok" when nothing reached --fail-on; beside critical
+    # findings the screen never says "ok".
+    word = str(run["status"])
+    if word == "ok" and not missing.empty:
+        word = "missing data"
     text = (
-        f"Last run #{run['run_id']}: **{run['status']}**, started {run['started_at']}, "
-        f"{run['hands']:,} new hands, {run['findings']:,} new findings, "
-        f"{run['quarantined']:,} quarantined."
+        f"Last run #{run['run_id']}: **{md(word)}**, started {md(run['started'])}, "
+        f"{run['hands']:,} new hands, {run['findings']:,} new findings "
+        f"({critical:,} critical), {run['quarantined']:,} quarantined."
     )
-    if run["status"] in ("failed", "interrupted"):
-        st.error(text + (f" Error: {run['error']}" if run["error"] else ""))
-    elif run["status"] == "findings":
+    if run["job_status"] in ("failed", "interrupted"):
+        st.error(text + (f" Error: {md(run['error'])}" if run["error"] else ""))
+    elif run["job_status"] == "findings" or critical or not missing.empty:
         st.warning(text)
     else:
         st.success(text)
@@ -80,11 +112,17 @@ else:
 
 left, right = st.columns(2)
 with left:
-    st.subheader("Codes with most findings")
-    st.dataframe(load("by_code").head(10), hide_index=True, width="stretch")
+    st.subheader("Findings by code, worst first")
+    st.dataframe(
+        load("by_code"),
+        hide_index=True,
+        width="stretch",
+        height=360,
+        column_config={"severity": st.column_config.TextColumn("severity")},
+    )
 with right:
     st.subheader("Tables with most findings")
-    st.dataframe(load("by_table").head(10), hide_index=True, width="stretch")
+    st.dataframe(load("by_table"), hide_index=True, width="stretch")
 
 st.subheader("Audit coverage")
 st.write(

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboards.hand_view import money
 from dashboards.state import guard, load
-from dashboards.ui import hand_link_config, with_hand_links
+from dashboards.ui import hand_link_config, money, with_hand_links
 
 st.title("Players")
 snap = guard()

@@ -1,10 +1,11 @@
-"""Tables: one table's sequence of deals on a day, with the sequence findings on it."""
+"""Tables: which tables are above the room, then one table's deals on a day in sequence."""
 
 from __future__ import annotations
 
 import altair as alt
 import streamlit as st
 
+from dashboards.compare import unit_comparison
 from dashboards.state import guard, load
 from dashboards.ui import hand_link_config, with_hand_links, with_money
 
@@ -17,6 +18,11 @@ days = load("table_days")
 if days.empty:
     st.info("No hands in the store.")
     st.stop()
+bounds = load("date_bounds").iloc[0]
+with st.expander("Tables against the room", expanded=True):
+    unit_comparison("table", bounds["first_day"], bounds["last_day"], "")
+
+st.subheader("One table's deals in sequence")
 c1, c2 = st.columns(2)
 table_id = c1.selectbox("Table", sorted(days["table_id"].unique()), key="t_table")
 table_days = days.loc[days["table_id"] == table_id]
@@ -70,7 +76,7 @@ st.dataframe(
     with_money(with_hand_links(deals), ["ante", "carried", "pot", "carried_out"]),
     column_order=[
         "link",
-        "time",
+        "time_text",
         "dealer_id",
         "button",
         "jackpot",
@@ -84,7 +90,7 @@ st.dataframe(
         "sequence_findings",
         "sequence_messages",
     ],
-    column_config=hand_link_config(),
+    column_config={**hand_link_config(), "time_text": "time (room)"},
     hide_index=True,
     width="stretch",
     height=480,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated
@@ -9,7 +10,8 @@ from typing import Annotated
 import duckdb
 import typer
 
-from openers.report import report_for_run, report_since
+from openers.report import office_for_run, report_for_run, report_since
+from schemas.office import OfficeError, load_office
 from schemas.store import DEFAULT_DB, connect
 
 
@@ -27,6 +29,16 @@ def report(
     out: Annotated[
         Path, typer.Option("--out", help="Folder to write report.html, findings.csv, summary.json.")
     ] = Path("openers-report"),
+    house: Annotated[
+        Path | None,
+        typer.Option("--house", help="House file whose [report] table sets the currency and the"
+                     " dashboards' address (default: the run's house file, or $OPENERS_HOUSE)."),
+    ] = None,
+    dashboard_url: Annotated[
+        str | None,
+        typer.Option("--dashboard-url", help="Where the report's hand links point, e.g."
+                     " https://audit.example/ (default: the house file's, else localhost:8501)."),
+    ] = None,
 ) -> None:
     """Write the audit report (HTML page, findings.csv, summary.json) for a period or a run."""
     if run is not None and since is not None:
@@ -40,14 +52,23 @@ def report(
         typer.echo(f"error: cannot open {db}: {exc}", err=True)
         raise typer.Exit(2) from exc
     try:
+        if run is not None and not con.execute(
+            "SELECT 1 FROM runs WHERE run_id = ?", [run]
+        ).fetchall():
+            typer.echo(f"error: the store has no run {run}", err=True)
+            raise typer.Exit(2)
+        try:
+            office = load_office(house) if house else office_for_run(con, run)
+        except OfficeError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from exc
+        if dashboard_url:
+            office = dataclasses.replace(office, dashboard_url=dashboard_url)
         if run is not None:
-            if not con.execute("SELECT 1 FROM runs WHERE run_id = ?", [run]).fetchall():
-                typer.echo(f"error: the store has no run {run}", err=True)
-                raise typer.Exit(2)
-            files = report_for_run(con, run, out)
+            files = report_for_run(con, run, out, office)
         else:
             day: date | None = since.date() if since else None
-            files = report_since(con, day, out)
+            files = report_since(con, day, out, office)
     finally:
         con.close()
     typer.echo(f"report: {files.html.resolve()}")

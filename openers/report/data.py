@@ -15,17 +15,20 @@ import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
+from urllib.parse import quote
 
 import duckdb
 
 from audit.integrity.summary import integrity_summary
 from openers.nightly.runs import FINDING_KEY_SQL, QUARANTINE_KEY_SQL
 from openers.report.charts import DayCounts
+from openers.report.decisions import LOCAL_DAY_SQL, changes, needs_decision, with_cases
 from openers.report.model import (
     SEVERITIES,
     CountRow,
+    DataQualityRow,
     FindingRow,
     QuarantineRow,
     Report,
@@ -33,15 +36,14 @@ from openers.report.model import (
     Totals,
 )
 from openers.report.rules import rule_docs
+from schemas.display import evidence_lines, local_time_text
+from schemas.office import Office
 
-#: The hands to review first: this many, worst first.
-REVIEW_LIMIT = 25
 #: Log lines shown before and after the offending line of a finding under review.
 EXCERPT_BEFORE, EXCERPT_AFTER = 4, 2
 #: Quarantine rows listed on the page (all are in findings.csv's sibling table in the store).
 QUARANTINE_LIMIT = 200
 CHART_DAYS = 30
-LOCAL_DAY_SQL = "CAST(timezone('UTC', h.time) + to_minutes(h.utc_offset_minutes) AS DATE)"
 
 
 @dataclass(frozen=True)
@@ -119,34 +121,47 @@ def _breakdown(
     return rows
 
 
-def _findings(con: duckdb.DuckDBPyConnection, scope: Scope,
-              docs: Mapping[str, RuleDoc]) -> list[FindingRow]:
+def _line_columns(con: duckdb.DuckDBPyConnection) -> str:
+    """``f.lines`` when the findings view lists every line of a finding, else ``[f.line]``."""
+    columns = {row[0] for row in con.execute("DESCRIBE findings").fetchall()}
+    return "f.lines" if "lines" in columns else "[f.line]"
+
+
+def _findings(con: duckdb.DuckDBPyConnection, scope: Scope, docs: Mapping[str, RuleDoc],
+              dashboard_url: str) -> list[FindingRow]:  # fmt: skip
     sql = f"""
         WITH sf AS ({scope.findings})
         SELECT f.code, f.severity, f.hand_id, f.table_id, h.dealer_id, h.time,
-               h.utc_offset_minutes, f.line, f.action_index, f.seat, f.message,
-               CAST(f.evidence AS VARCHAR), f.source, h.source_file
+               h.utc_offset_minutes, f.line, f.action_index, f.seat, s.player_id, f.message,
+               CAST(f.evidence AS VARCHAR), f.source, h.source_file, {_line_columns(con)}
         FROM sf f LEFT JOIN hands h ON h.hand_id = f.hand_id
+        LEFT JOIN stg_seats s ON s.hand_id = f.hand_id AND s.seat = f.seat
         ORDER BY CASE f.severity WHEN 'critical' THEN 0 WHEN 'major' THEN 1 ELSE 2 END,
                  h.time, f.hand_id, f.line, f.code
     """
+    base = dashboard_url.rstrip("/")
     found = []
     for (code, severity, hand_id, table_id, dealer_id, when, offset, line, action_index, seat,
-         message, evidence, source, source_file) in _rows(con, sql, scope.params):
+         player_id, message, evidence, source, source_file, lines) in _rows(con, sql, scope.params):
         doc = docs.get(code)
+        details = _evidence(evidence)
         found.append(FindingRow(
             code=code, name=doc.name if doc else "", severity=severity, hand_id=hand_id,
-            table_id=table_id, dealer_id=dealer_id, time=_local(when, offset), line=line,
-            action_index=action_index, seat=seat, message=message,
-            evidence=_evidence(evidence), source=source, source_file=source_file,
-        ))
+            table_id=table_id, dealer_id=dealer_id, time_text=local_time_text(when, offset),
+            line=line, action_index=action_index, seat=seat, player_id=player_id,
+            message=message, evidence=details, source=source, source_file=source_file,
+            link=f"{base}/hand?hand_id={quote(hand_id, safe='')}",
+            highlight=frozenset(n for n in (*(lines or ()), *evidence_lines(details))
+                                if isinstance(n, int)),
+        ))  # fmt: skip
     return found
 
 
 def _with_excerpts(con: duckdb.DuckDBPyConnection,
                    findings: list[FindingRow]) -> list[FindingRow]:
-    """Attach to each finding the lines of its hand's log around its offending line."""
-    ids = sorted({f.hand_id for f in findings if f.line})
+    """Attach to each finding the lines of its hand's log from before its first highlighted
+    line to after its last (the whole hand when they are far apart)."""
+    ids = sorted({f.hand_id for f in findings if f.highlight})
     if not ids:
         return findings
     texts = {
@@ -159,23 +174,16 @@ def _with_excerpts(con: duckdb.DuckDBPyConnection,
     out = []
     for f in findings:
         stored = texts.get(f.hand_id)
-        if stored is None or not f.line:
+        if stored is None or not f.highlight:
             out.append(f)
             continue
         first_line, text = stored
         lines = text.split("\n")
-        at = f.line - first_line
-        lo, hi = max(0, at - EXCERPT_BEFORE), min(len(lines), at + EXCERPT_AFTER + 1)
+        lo = max(0, min(f.highlight) - first_line - EXCERPT_BEFORE)
+        hi = min(len(lines), max(f.highlight) - first_line + EXCERPT_AFTER + 1)
         excerpt = tuple((first_line + i, lines[i]) for i in range(lo, hi))
         out.append(dataclasses.replace(f, excerpt=excerpt))
     return out
-
-
-def _local(when: datetime | None, offset: int | None) -> datetime | None:
-    """The hand's time as its log wrote it (with its own UTC offset)."""
-    if when is None:
-        return None
-    return when.astimezone(timezone(timedelta(minutes=offset or 0)))
 
 
 def _evidence(raw: str | None) -> dict[str, Any]:
@@ -189,8 +197,9 @@ def _evidence(raw: str | None) -> dict[str, Any]:
 
 
 def _daily(con: duckdb.DuckDBPyConnection, last_day: date) -> list[DayCounts]:
-    """Findings per local day over the ``CHART_DAYS`` days ending ``last_day`` (every run)."""
-    first_day = last_day - timedelta(days=CHART_DAYS - 1)
+    """Findings per local day over the ``CHART_DAYS`` days ending ``last_day`` (every run);
+    fewer days when the calendar starts before that (a hand dated in year 1)."""
+    first_day = date.fromordinal(max(1, last_day.toordinal() - CHART_DAYS + 1))
     sql = f"""
         SELECT {LOCAL_DAY_SQL} AS day,
                count(*) FILTER (WHERE f.severity = 'critical'),
@@ -202,22 +211,61 @@ def _daily(con: duckdb.DuckDBPyConnection, last_day: date) -> list[DayCounts]:
     """
     counts = {day: (c, m, n) for day, c, m, n in
               _rows(con, sql, {"first": first_day, "last": last_day})}
+    days = (last_day - first_day).days + 1
     return [
         DayCounts(day, *counts.get(day, (0, 0, 0)))
-        for day in (first_day + timedelta(days=i) for i in range(CHART_DAYS))
+        for day in (first_day + timedelta(days=i) for i in range(days))
     ]
 
 
-def build_report(con: duckdb.DuckDBPyConnection, scope: Scope, *, title: str) -> Report:
+def _data_quality(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[DataQualityRow]:
+    """The run's data-quality findings (``data_quality``, written by the nightly job), or
+    those of the runs started since the period's first day; none on a store without them."""
+    present = con.execute(
+        "SELECT count(*) FROM duckdb_views() WHERE view_name = 'data_quality'"
+        " AND database_name = current_database()"
+    ).fetchone()
+    if not present or not present[0]:
+        return []
+    if scope.run_id is not None:
+        where, params = "run_id = $run", {"run": scope.run_id}
+    else:
+        where, params = "CAST(started_at AS DATE) >= $since", {"since": scope.params["since"]}
+    rows = con.execute(
+        "SELECT run_id, code, severity, table_id, observed, expected, message FROM data_quality"
+        f" WHERE {where} ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'major' THEN 1"
+        " ELSE 2 END, run_id, code, table_id",
+        params,
+    ).fetchall()
+    return [DataQualityRow(*row) for row in rows]
+
+
+def _profile(con: duckdb.DuckDBPyConnection, scope: Scope) -> str | None:
+    """The house profile the findings were judged under (the run's, else the findings')."""
+    if scope.run_id is not None:
+        row = con.execute("SELECT profile FROM runs WHERE run_id = ?", [scope.run_id]).fetchone()
+        if row and row[0]:
+            return str(row[0])
+    names = [p for (p,) in _rows(con, f"SELECT DISTINCT profile FROM ({scope.findings}) "
+                                      "WHERE profile IS NOT NULL ORDER BY 1", scope.params)]
+    return ", ".join(names) or None
+
+
+def build_report(
+    con: duckdb.DuckDBPyConnection, scope: Scope, *, title: str, office: Office | None = None
+) -> Report:
     """Query everything the report shows for ``scope``."""
+    office = office or Office()
     con.execute("SET TimeZone = 'UTC'")
     docs = rule_docs()
     params = scope.params
     hands_cte = f"WITH sh AS ({scope.hands}) "
     hand_count = _one(con, hands_cte + "SELECT count(*) FROM sh", params)
-    files, tables, last_day = con.execute(
+    files, tables, first_day, last_day, rooms = con.execute(
         hands_cte + f"SELECT count(DISTINCT h.source_file), count(DISTINCT h.table_id), "
-        f"max({LOCAL_DAY_SQL}) FROM hands h JOIN sh USING (hand_id)",
+        f"min({LOCAL_DAY_SQL}), max({LOCAL_DAY_SQL}), "
+        "list(DISTINCT h.room ORDER BY h.room) FILTER (WHERE h.room IS NOT NULL) "
+        "FROM hands h JOIN sh USING (hand_id)",
         dict(params),
     ).fetchall()[0]
     unverifiable = _one(
@@ -241,7 +289,13 @@ def build_report(con: duckdb.DuckDBPyConnection, scope: Scope, *, title: str) ->
         ).fetchall()
         if rows:
             run_status, duplicates, run_files = rows[0]
-    findings = _findings(con, scope, docs)
+    (offset,) = con.execute(
+        hands_cte + "SELECT coalesce(arg_max(h.utc_offset_minutes, h.time), 0)"
+        " FROM hands h JOIN sh USING (hand_id)", dict(params),
+    ).fetchone() or (0,)  # fmt: skip
+    findings = with_cases(
+        con, _with_excerpts(con, _findings(con, scope, docs, office.dashboard_url)), offset
+    )
     by_severity = {s: sum(1 for f in findings if f.severity == s) for s in SEVERITIES}
     names = {code: doc.name for code, doc in docs.items()}
     cited = {f.code for f in findings}
@@ -264,10 +318,18 @@ def build_report(con: duckdb.DuckDBPyConnection, scope: Scope, *, title: str) ->
         by_table=_breakdown(con, scope, "f.table_id", {}),
         by_dealer=_breakdown(con, scope, "h.dealer_id", {}),
         findings=findings,
-        review=_with_excerpts(con, findings[:REVIEW_LIMIT]),
         quarantine=quarantine,
         quarantine_total=int(quarantine_total or 0),
         daily=_daily(con, last_day or datetime.now(UTC).date()),
         rules={code: doc for code, doc in docs.items() if code in cited},
+        first_day=first_day,
+        last_day=last_day,
+        rooms=tuple(rooms or ()),
+        profile=_profile(con, scope),
+        currency=office.currency,
+        needs_decision=needs_decision(findings),
+        changes=changes(con, findings, first_day, last_day, scope.run_id,
+                        (scope.hands, scope.params)),
+        data_quality=_data_quality(con, scope),
         integrity=integrity_summary(con),
     )

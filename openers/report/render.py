@@ -8,7 +8,6 @@ log files and are never trusted as markup.
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 from dataclasses import dataclass
@@ -18,12 +17,19 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from openers.report.charts import SEVERITY_COLOURS, daily_findings_svg, horizontal_bars_svg
-from openers.report.model import SEVERITIES, Report
+from openers.report.model import SEVERITIES, FindingRow, Report
+from schemas.display import evidence_items, money_text, write_csv
 
-#: Columns of findings.csv, in order (the `findings` contract plus the hand's context).
+#: Columns of findings.csv, in order (the `findings` contract, the hand's context, the case).
 CSV_COLUMNS: tuple[str, ...] = (
     "severity", "code", "name", "hand_id", "table_id", "dealer_id", "time", "line",
-    "action_index", "seat", "message", "evidence", "source", "source_file",
+    "action_index", "seat", "player_id", "message", "evidence", "source", "source_file",
+    "link", "case_status", "reason", "assignee", "due_date", "reviewer", "decided_at", "note",
+)  # fmt: skip
+#: The report's sections, in page order: ``templates/sections/NAME.html.j2`` each. A new
+#: section is one template and one entry here.
+SECTIONS: tuple[str, ...] = (
+    "decision", "totals", "per_day", "breakdowns", "findings", "integrity", "quarantine",
 )  # fmt: skip
 
 
@@ -44,9 +50,8 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["compact_json"] = lambda value: (
-        value if isinstance(value, str) else json.dumps(value, sort_keys=True)
-    )
+    env.filters["evidence"] = evidence_items
+    env.filters["money"] = money_text
     return env
 
 
@@ -58,6 +63,7 @@ def render_html(report: Report) -> str:
     ]
     return template.render(
         report=report,
+        sections=SECTIONS,
         severities=SEVERITIES,
         colours=SEVERITY_COLOURS,
         daily_chart=daily_findings_svg(
@@ -72,8 +78,8 @@ def render_html(report: Report) -> str:
     )
 
 
-def _csv_row(report: Report, index: int) -> dict[str, Any]:
-    f = report.findings[index]
+def csv_row(report: Report, f: FindingRow) -> dict[str, Any]:
+    """One finding as findings.csv writes it (times and amounts as the page shows them)."""
     return {
         "severity": f.severity,
         "code": f.code,
@@ -81,15 +87,25 @@ def _csv_row(report: Report, index: int) -> dict[str, Any]:
         "hand_id": f.hand_id,
         "table_id": f.table_id,
         "dealer_id": f.dealer_id or "",
-        "time": f.time.isoformat() if f.time else "",
+        "time": f.time_text,
         "line": "" if f.line is None else f.line,
         "action_index": "" if f.action_index is None else f.action_index,
         "seat": "" if f.seat is None else f.seat,
+        "player_id": f.player_id or "",
         "message": f.message,
-        "evidence": json.dumps(f.evidence, sort_keys=True),
+        "evidence": "; ".join(f"{k}: {v}" for k, v in evidence_items(f.evidence,
+                                                                      report.currency)),
         "source": f.source,
         "source_file": f.source_file or "",
-    }
+        "link": f.link,
+        "case_status": f.case.status,
+        "reason": f.case.reason or "",
+        "assignee": f.case.assignee or "",
+        "due_date": f.case.due_date or "",
+        "reviewer": f.case.reviewer or "",
+        "decided_at": f.case.decided_at or "",
+        "note": f.case.note or "",
+    }  # fmt: skip
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -111,10 +127,7 @@ def write_report(report: Report, folder: Path) -> ReportFiles:
     _write_atomic(files.html, render_html(report))
     tmp_csv = files.csv.with_name(".findings.csv.tmp")
     with tmp_csv.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=CSV_COLUMNS)
-        writer.writeheader()
-        for i in range(len(report.findings)):
-            writer.writerow(_csv_row(report, i))
+        write_csv(handle, CSV_COLUMNS, (csv_row(report, f) for f in report.findings))
     os.replace(tmp_csv, files.csv)
     _write_atomic(files.summary, json.dumps(report.summary(), indent=2, sort_keys=True) + "\n")
     return files

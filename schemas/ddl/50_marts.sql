@@ -9,8 +9,17 @@
 -- A hand's `local_time` is the log's Time at its own UTC offset (the cardroom's clock) and
 -- its `day` the date of that: a night is counted where the room is, not in UTC.
 
+-- One format for a time everywhere (schemas.display.local_time_text writes the same):
+-- the room's clock and its offset, `2026-11-28 21:04:12 -08:00`.
+CREATE OR REPLACE MACRO local_time_text(local_time, offset_minutes) AS
+    strftime(local_time, '%Y-%m-%d %H:%M:%S') || ' '
+    || CASE WHEN offset_minutes < 0 THEN '-' ELSE '+' END
+    || lpad(CAST(abs(offset_minutes) // 60 AS VARCHAR), 2, '0') || ':'
+    || lpad(CAST(abs(offset_minutes) % 60 AS VARCHAR), 2, '0');
+
 CREATE OR REPLACE VIEW mart_hands AS
-SELECT h.*, l.local_time, CAST(l.local_time AS DATE) AS day
+SELECT h.*, l.local_time, CAST(l.local_time AS DATE) AS day,
+       local_time_text(l.local_time, h.utc_offset_minutes) AS time_text
 FROM hands AS h,
      LATERAL (SELECT timezone('UTC', h.time) + to_minutes(h.utc_offset_minutes) AS local_time) AS l;
 
@@ -26,7 +35,8 @@ SELECT f.hand_id || '|' || f.code || '|'
            || coalesce(CAST(f.seat AS VARCHAR), '-') AS finding_key,
        f.code, left(f.code, 1) AS family, f.name, f.severity,
        CASE f.severity WHEN 'critical' THEN 2 WHEN 'major' THEN 1 ELSE 0 END AS severity_rank,
-       f.hand_id, f.table_id, h.dealer_id, h.local_time AS time, h.day, f.line, f.action_index, f.seat,
+       f.hand_id, f.table_id, h.dealer_id, h.local_time AS time, h.time_text, h.day, f.line,
+       f.action_index, f.seat,
        s.player_id, f.message, CAST(f.evidence AS VARCHAR) AS evidence, f.source
 FROM findings AS f
 LEFT JOIN mart_hands AS h USING (hand_id)
@@ -79,7 +89,7 @@ WITH j AS (SELECT hand_id, count(*) AS sequence_findings,
                   string_agg(code || ' ' || message, '; ' ORDER BY code) AS sequence_messages
            FROM mart_findings WHERE family = 'J' GROUP BY hand_id),
      a AS (SELECT hand_id, count(*) AS findings FROM findings GROUP BY hand_id)
-SELECT h.table_id, h.day, h.local_time AS time, h.hand_id, h.dealer_id, h.button, h.jackpot, h.openers,
+SELECT h.table_id, h.day, h.local_time AS time, h.time_text, h.hand_id, h.dealer_id, h.button, h.jackpot, h.openers,
        h.ante, h.carried, h.pot, h.carried_out, h.n_seats,
        coalesce(j.sequence_findings, 0) AS sequence_findings, j.sequence_messages,
        coalesce(a.findings, 0) AS findings
@@ -134,3 +144,29 @@ SELECT (SELECT count(*) FROM hands) AS hands,
        -- audit coverage: a hand is fully verified when no rule was unverifiable on it
        (SELECT count(DISTINCT hand_id) FROM unverifiable) AS hands_unverifiable,
        (SELECT count(*) FROM unverifiable) AS unverifiable_checks;
+
+-- Dealers and tables compared with the room: hands dealt, and hands with at least one
+-- finding (by family, '*' for any) with the findings by severity, per unit and day. A
+-- hand with a finding is a success of a binomial count (dashboards/rates.py tests it).
+CREATE OR REPLACE VIEW mart_unit_hands_daily AS
+SELECT 'dealer' AS unit, coalesce(dealer_id, '(none)') AS unit_id, day, count(*) AS hands
+FROM mart_hands GROUP BY ALL
+UNION ALL
+SELECT 'table', table_id, day, count(*) FROM mart_hands GROUP BY ALL;
+
+CREATE OR REPLACE VIEW mart_unit_flagged_daily AS
+WITH f AS (SELECT *, coalesce(dealer_id, '(none)') AS dealer FROM mart_findings),
+     units AS (SELECT 'dealer' AS unit, dealer AS unit_id, * FROM f
+               UNION ALL BY NAME
+               SELECT 'table' AS unit, table_id AS unit_id, * FROM f)
+SELECT unit, unit_id, day, family, count(DISTINCT hand_id) AS hands_with_findings,
+       count(*) FILTER (WHERE severity = 'critical') AS critical,
+       count(*) FILTER (WHERE severity = 'major') AS major,
+       count(*) FILTER (WHERE severity = 'minor') AS minor
+FROM units GROUP BY ALL
+UNION ALL
+SELECT unit, unit_id, day, '*', count(DISTINCT hand_id),
+       count(*) FILTER (WHERE severity = 'critical'),
+       count(*) FILTER (WHERE severity = 'major'),
+       count(*) FILTER (WHERE severity = 'minor')
+FROM units GROUP BY ALL;

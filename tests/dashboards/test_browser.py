@@ -10,11 +10,12 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from dashboards import reviews
-from tests.dashboards.conftest import OPENERS, ROOT, sql
+from tests.dashboards.conftest import OPENERS, ROOT, sql, write_house
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -45,15 +46,16 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def server(store: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+def server(store_missing_data: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """``openers dashboard`` on the store, on a free localhost port; yields (url, reviews)."""
     port = _free_port()
     review_file = tmp_path / "openers.reviews.sqlite"
+    house = write_house(tmp_path, reviewers=("ana.ortiz", "bo.lee"))
     log = (tmp_path / "server.log").open("w")
     # Its own session, so the Streamlit child goes down with it.
     proc = subprocess.Popen(
-        [*OPENERS, "dashboard", "--db", str(store), "--port", str(port),
-         "--reviews", str(review_file)],
+        [*OPENERS, "dashboard", "--db", str(store_missing_data), "--port", str(port),
+         "--reviews", str(review_file), "--house", str(house)],
         stdout=log, stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
@@ -91,9 +93,12 @@ PAGES = (
     ("findings", "Findings", "findings"),
     ("hand", "Hand", "Raw log"),
     ("tables", "Tables", "Deals"),
-    ("dealers", "Dealers", "Room average"),
+    ("dealers", "Dealers", "exact binomial test"),
     ("players", "Players", "Findings on seat"),
     ("data-quality", "Data quality", "Quarantined items"),
+    ("browse?table=findings&f.severity=critical", "Browse", "rows"),
+    ("sql?sql=SELECT+code%2C+count(*)+AS+n+FROM+findings+GROUP+BY+ALL+ORDER+BY+2+DESC", "SQL",
+     "rows in"),
 )
 
 
@@ -105,7 +110,8 @@ def test_every_page_in_chromium(server: tuple[str, Path], store: Path) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1500, "height": 1100})
+        # Tall: Streamlit scrolls inside the page, so a full-page shot is the viewport.
+        page = browser.new_page(viewport={"width": 1500, "height": 2600})
         try:
             for path, title, marker in PAGES:
                 target = f"{url}/{path}" + (f"?hand_id={hand_id}" if path == "hand" else "")
@@ -117,25 +123,57 @@ def test_every_page_in_chromium(server: tuple[str, Path], store: Path) -> None:
                 assert not page.get_by_text("Page not found").count(), path
                 if path == "":
                     assert page.get_by_text(f"{audited:,}", exact=True).count()
+                    # The last run found a table silent: the missing-data finding is shown.
+                    assert page.get_by_text("table T09 dealt 240 hands").count()
                 if path == "hand":
                     assert page.locator(".op-card").count() > 0
                     assert page.locator(".op-raw-bad").count() > 0
-                shot = SHOTS / f"{path or 'overview'}.png"
+                shot = SHOTS / f"{path.split('?')[0] or 'overview'}.png"
                 page.screenshot(path=str(shot), full_page=True)
                 print(f"screenshot: {shot}")
 
-            # A review saved through the UI lands in the review file.
-            page.goto(f"{url}/findings")
-            page.get_by_label("Reviewer").first.fill("browser officer")
-            page.get_by_label("Note").first.fill("seen on the floor video")
-            page.get_by_role("button", name="Save decision").first.click()
-            page.get_by_text("by browser officer").first.wait_for(timeout=30_000)
-            shot = SHOTS / "findings-reviewed.png"
-            page.screenshot(path=str(shot), full_page=True)
-            print(f"screenshot: {shot}")
+            _case_through_its_states(page, url)
         finally:
             browser.close()
-    latest = reviews.latest(review_file)
-    assert latest[["reviewer", "note", "review_status"]].values.tolist() == [
-        ["browser officer", "seen on the floor video", "confirmed"]
+    history = reviews.history(review_file, _first_case(review_file))
+    assert history[["actor", "previous_status", "status"]].values.tolist() == [
+        ["ana.ortiz", "open", "escalated"],
+        ["bo.lee", "escalated", "confirmed"],
+        ["bo.lee", "confirmed", "resolved"],
     ]
+    assert history["note"].tolist()[0] == "seen on the floor video"
+
+
+def _first_case(review_file: Path) -> reviews.FindingKey:
+    hand_id, code, index, seat = reviews.latest(review_file)["finding_key"].iloc[0].split("|")
+    return reviews.FindingKey(hand_id, code, None if index == "-" else int(index),
+                              None if seat == "-" else int(seat))  # fmt: skip
+
+
+def _choose(page: Any, label: str, option: str, sidebar: bool = False) -> None:
+    """Pick ``option`` in the selectbox labelled ``label``."""
+    scope = page.locator("[data-testid='stSidebar']") if sidebar else page
+    scope.get_by_label(label).first.click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+def _case_through_its_states(page: Any, url: str) -> None:
+    """One case: open -> escalated (ana) -> confirmed (bo) -> resolved (bo), a shot each."""
+    page.goto(f"{url}/findings?severity=critical")
+    page.get_by_role("heading", name="Findings", exact=True).wait_for(timeout=30_000)
+    _settle(page)
+    steps = [("ana.ortiz", "escalated", "seen on the floor video"),
+             ("bo.lee", "confirmed", "the video shows the raise"),
+             ("bo.lee", "resolved", "dealer retrained")]  # fmt: skip
+    for i, (who, decision, note) in enumerate(steps):
+        _choose(page, "You are", who, sidebar=True)
+        _settle(page)
+        form = page.locator("[data-testid='stForm']").first
+        form.get_by_text(decision, exact=True).click()
+        form.get_by_label("Note").fill(note)
+        form.get_by_role("button", name="Save").click()
+        page.get_by_text(f"→ {decision} by {who}").first.wait_for(timeout=30_000)
+        _settle(page)
+        shot = SHOTS / f"case-{i + 1}-{decision}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        print(f"screenshot: {shot}")

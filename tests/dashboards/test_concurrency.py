@@ -14,7 +14,7 @@ import pytest
 
 from dashboards import reviews, state
 from dashboards.connection import StoreUnavailable, remove_orphans, signature, take_snapshot
-from tests.dashboards.conftest import ROOT, open_page, openers, sql
+from tests.dashboards.conftest import ROOT, decide, open_page, openers, sql, write_house
 
 # A writer like the nightly job: it opens the store for writing (taking DuckDB's
 # file lock), says so, keeps the lock until told to finish, then writes a run row.
@@ -57,9 +57,10 @@ def test_review_saved_while_the_store_is_written(
     review_file = tmp_path / "openers.reviews.sqlite"
     monkeypatch.setenv("OPENERS_DB", str(own_store))
     monkeypatch.setenv("OPENERS_REVIEWS", str(review_file))
+    monkeypatch.setenv("OPENERS_HOUSE", str(write_house(tmp_path)))
     runs_before = sql(own_store, "SELECT count(*) FROM runs")[0][0]
     at = open_page("findings")  # the dashboard has read the store once
-    key = at.selectbox(key="f_review_pick").value
+    key = at.selectbox(key="f_case").value
 
     locked, release = tmp_path / "locked", tmp_path / "release"
     writer = subprocess.Popen(
@@ -73,12 +74,10 @@ def test_review_saved_while_the_store_is_written(
             take_snapshot(own_store, signature(own_store))
         # The dashboard still serves pages and saves a decision, without waiting.
         started = time.monotonic()
-        at.text_input(key="queue-review-reviewer").input("ana")
-        at.text_area(key="queue-review-note").input("saved during the nightly run")
-        at.button[-1].click().run()
+        decide(at, "queue", "confirmed", "saved during the nightly run")
         assert not at.exception
         assert time.monotonic() - started < 5
-        assert any("unreviewed → confirmed by ana" in s.value for s in at.success)
+        assert any("open → confirmed by ana" in s.value for s in at.success)
         assert writer.poll() is None, "the writer must still hold the store"
     finally:
         release.touch()

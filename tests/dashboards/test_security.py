@@ -9,11 +9,11 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from dashboards import analytics, queries, reviews
-from tests.dashboards.conftest import open_page, sql
+from dashboards import analytics, browser, queries, reviews
+from tests.dashboards.conftest import decide, open_page, sql
 
-# analytics registers its queries on import.
-assert analytics
+# analytics and browser register their queries on import.
+assert analytics and browser
 
 PAYLOADS = (
     "' OR '1'='1",
@@ -60,14 +60,12 @@ def test_text_inputs_of_every_page(store: Path, reviews_file: Path, payload: str
     assert not at.exception
     assert any(c.value.startswith("0 items match") for c in at.caption)
 
-    # The review form stores the text as data, verbatim.
+    # The case form stores the note as data, verbatim.
     at = open_page("findings")
-    at.text_input(key="queue-review-reviewer").input(payload)
-    at.text_area(key="queue-review-note").input(payload)
-    at.button[-1].click().run()
+    decide(at, "queue", "confirmed", payload)
     assert not at.exception
     latest = reviews.latest(reviews_file)
-    assert latest[["reviewer", "note"]].values.tolist() == [[payload.strip(), payload]]
+    assert latest["note"].tolist() == [payload]
 
     assert _fingerprint(store) == before
 
@@ -89,9 +87,15 @@ def test_every_query_binds_its_text_parameters(store: Path, tmp_path: Path, payl
                 if p.name in values or p.name == "ctx" or p.default is not inspect.Parameter.empty:
                     continue
                 values[p.name] = sql(store, "SELECT max(day) FROM mart_hands")[0][0]
-            frame = query(ctx, **values)
+            try:
+                frame = query(ctx, **values)
+            except KeyError:
+                # The Browse page's queries refuse a relation name not in the catalogue.
+                assert "relation" in values, name
+                checked += 1
+                continue
             checked += 1
-            if name in ("dealer_rates", "dealer_codes", "dealer_trend"):
+            if name in ("dealer_codes", "dealer_trend"):
                 # Room rows are listed for any dealer; an unknown dealer has none of its own.
                 assert frame.filter(like="findings").iloc[:, 0].fillna(0).eq(0).all()
                 continue

@@ -24,8 +24,8 @@ __all__ = ["analysed", "server"]
 
 
 @pytest.fixture
-def store(analysed: Path) -> Path:
-    """The store the dashboards' ``server`` fixture serves: a stored integrity run."""
+def store_missing_data(analysed: Path) -> Path:
+    """The store the dashboards' ``server`` fixture serves: here, a stored integrity run."""
     return analysed
 
 

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from dashboards import reviews
 from openers.cli import app
-from tests.dashboards.conftest import open_page
+from schemas.office import os_user
+from tests.dashboards.conftest import open_page, save_button
 from tests.integrity.conftest import Room
 
 
@@ -54,23 +55,24 @@ def test_the_queue_lists_every_alert(analysed: Path, page_env: Path) -> None:
     assert {m.label: m.value for m in at.metric}["Alerts"] == f"{len(alerts):,}"
     queue = at.dataframe[0].value
     assert list(queue["alert_key"]) == [key for key, _, _ in alerts]
-    assert set(queue["review_status"]) == {"unreviewed"}
+    assert set(queue["review_status"]) == {"open"}
     hands = at.dataframe[1].value
     assert len(hands) == min(alerts[0][2], 200) and hands["link"].str.startswith("/hand?").all()
 
 
-def test_a_decision_on_an_alert_is_recorded(analysed: Path, page_env: Path) -> None:
+def test_a_decision_on_an_alert_is_a_case(analysed: Path, page_env: Path) -> None:
     at = open_page("integrity")
     key, code, _ = _alerts(analysed)[0]
-    form = "integrity-review"
-    at.radio(key=f"{form}-decision").set_value("confirmed")
-    at.text_input(key=f"{form}-reviewer").set_value("A. Analyst")
-    at.text_area(key=f"{form}-note").set_value("the arranged hands are plain on the replayer")
-    at.button[0].click().run()
+    prefix = f"integrity-{key}|{code}|-|-"
+    at.radio(key=f"{prefix}-decision").set_value("confirmed")
+    at.text_area(key=f"{prefix}-note").input("the arranged hands are plain on the replayer")
+    save_button(at).click().run()
     assert not at.exception
+    me = os_user()
+    assert any(f"open → confirmed by {me}" in s.value for s in at.success)
     latest = reviews.latest(page_env)
-    assert list(latest["finding_key"]) == [f"{key}|{code}|-|-"]
-    assert latest["review_status"].iloc[0] == "confirmed"
+    assert latest[["finding_key", "review_status", "reviewer"]].values.tolist() == [
+        [f"{key}|{code}|-|-", "confirmed", me]]
     assert at.dataframe[0].value["review_status"].iloc[0] == "confirmed"
 
 

@@ -47,14 +47,21 @@ def test_run_report_counts_what_the_run_added(store):
     by_code = {row.key: row for row in report.by_code}
     assert by_code["B101"].major == len(b101) and by_code["B101"].label == "over-cap-raise"
     assert {row.key for row in report.by_table} <= {"T01", "T02"}
-    # Review first: worst first; B101's rule text comes from the registry docstring.
-    ranks = [("critical", "major", "minor").index(f.severity) for f in report.review]
+    # Every finding, worst first; B101's rule text comes from the registry docstring.
+    ranks = [("critical", "major", "minor").index(f.severity) for f in report.findings]
     assert ranks == sorted(ranks)
     assert "What it does:" in report.rules["B101"].text
-    # Each reviewed finding shows its hand's log around the offending line.
-    reviewed = next(f for f in report.review if f.code == "B101")
-    assert reviewed.line is not None
+    # Each finding shows its hand's log around the offending line, highlighted.
+    reviewed = next(f for f in report.findings if f.code == "B101")
+    assert reviewed.line is not None and reviewed.line in reviewed.highlight
     assert dict(reviewed.excerpt)[reviewed.line] == "Seat 3: raises 10 to 60"
+    assert reviewed.time_text.endswith(" -08:00") and reviewed.time_text.startswith("2026-11-28")
+    assert reviewed.link.startswith("http://localhost:8501/hand?hand_id=BCY-T0")
+    # Nobody decided anything: every critical and major finding needs a decision.
+    assert report.undecided == report.totals.findings["critical"] + report.totals.findings["major"]
+    assert report.status_word in ("CRITICAL", "MAJOR")
+    assert report.rooms == ("Bay City Card Club",) and report.profile == "robert"
+    assert (report.first_day, report.last_day) == (date(2026, 11, 28), date(2026, 11, 28))
     assert report.quarantine[0].hand_id == "BCY-T02-000020"
     # The hands were played on the evening of 2026-11-28 (local), after midnight UTC.
     days = {d.day: d.total for d in report.daily}
