@@ -70,7 +70,7 @@ def main() -> None:
         print(f"cheat {i}: {c['kind']} {' & '.join(who)} at {c['table_id']}: "
               f"{c.get('deals_with_player', c.get('deals_together'))} deals, acted {c['acted']}")
     con = duckdb.connect(str(store), read_only=True)
-    first_flagged: dict[int, tuple[int, str]] = {}
+    first_flagged: dict[tuple[int, str], tuple[int, int]] = {}  # (cheat, test) -> hands, n
     settings = Settings(fdr=args.fdr)
     for day, hands in cut_days(con, args.points):
         result = run_integrity(con, Options(until=day, settings=settings))
@@ -79,10 +79,10 @@ def main() -> None:
         for i in range(len(planted)):
             hits = [a for a in result.alerts if matches(a, planted[i])]
             if hits:
-                best = hits[0]
-                line.append(f"cheat {i} by {best.code} {best.level.value} (n={best.n}, "
-                            f"q={best.q_value:.1g})")
-                first_flagged.setdefault(i, (hands, best.code))
+                line.append(f"cheat {i} by " + ", ".join(
+                    f"{a.code} {a.level.value} (n={a.n}, q={a.q_value:.1g})" for a in hits))
+            for a in hits:
+                first_flagged.setdefault((i, a.code), (hands, a.n))
         print(f"up to {day} ({hands:,} hands, {result.seconds:.0f} s): "
               f"{'; '.join(line) or 'nothing flagged'}; innocents flagged: {len(found.innocent)}")
     result = run_integrity(con, Options(settings=settings))
@@ -90,9 +90,11 @@ def main() -> None:
     print(f"\nwhole room: {result.hands:,} hands, {len(result.alerts)} alerts, "
           f"recall {found.recall:.2f}, precision {found.precision:.2f}")
     for i in range(len(planted)):
-        when = first_flagged.get(i)
-        print(f"cheat {i}: " + (f"first flagged with {when[0]:,} room hands ({when[1]})"
-                                if when else "not flagged"))
+        tests = sorted((hands, code, n) for (j, code), (hands, n) in first_flagged.items()
+                       if j == i)
+        print(f"cheat {i}: " + ("; ".join(f"{code} first flagged with {hands:,} room hands "
+                                          f"(its own sample then: {n:,})"
+                                          for hands, code, n in tests) or "not flagged"))
     for a in result.alerts:
         tag = "HIT" if any(matches(a, c) for c in planted) else "INNOCENT"
         print(f"  {tag:8s} {a.rank:>3} {a.code} {a.level.value:16s} q={a.q_value:.2g} "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import duckdb
+import pytest
 
 from audit.evaluator import evaluate
 from audit.integrity.engine import IntegrityResult, Options, run_integrity
@@ -12,7 +13,8 @@ from audit.integrity.laws import hand_law
 from audit.integrity.model import Alert, Level
 from audit.integrity.registry import codes
 from audit.integrity.test import Settings
-from tests.integrity.conftest import Room
+from openers.generator.cheats import CheatConfig, DealerMode
+from tests.integrity.conftest import Room, build_room
 
 
 def names_cheat(alert: Alert, cheat: dict[str, Any]) -> bool:
@@ -138,3 +140,22 @@ def test_arranged_deals_give_the_confederate_strong_hands(cheat_room: Room) -> N
         law = hand_law(joker)
         top += law.tail_probability(evaluate(cards)) <= 0.05
     assert top / len(rows) > 0.8
+
+
+def test_a_dealer_who_arranges_draws_is_found_by_the_draw_tests(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    cheats = CheatConfig(crooked_dealers=1, crooked_share=1.0, crooked_strength=50,
+                         crooked_mode=DealerMode.DRAW)
+    room = build_room(tmp_path_factory.mktemp("draws"), cheats, seed=8)
+    (dealer,) = room.cheats
+    assert dealer["acted"]["arranged draw"] > 30
+    con = room.connect()
+    try:
+        result = run_integrity(con, Options(tests=("F104", "F105")))
+    finally:
+        con.close()
+    # he dealt his friend fewer than the 100 draws a dealer-and-player cell needs: the
+    # friend's own cell and the dealer's find them
+    assert {(a.code, a.level) for a in result.alerts} >= {
+        ("F104", Level.PLAYER), ("F104", Level.DEALER), ("F105", Level.PLAYER)}
+    assert all(names_cheat(a, dealer) for a in result.alerts)
