@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -47,6 +48,40 @@ def room(folder: Path, *, hands: int, tables: int, seed: int, workers: int,
               "--out", str(folder / "room"), "--workers", str(workers), *cheats)
     ing = run("ingest", str(folder / "room" / "logs"), "--db", str(store))
     print(f"  room {folder.name}: generated in {gen:.0f} s, ingested in {ing:.0f} s",
+          file=sys.stderr)
+    marker.write_text(json.dumps(wanted))
+    return store
+
+
+def merge_rooms(rooms: list[Path], out: Path, workers: int) -> Path:
+    """One store of several generated rooms, each renamed into its own namespace.
+
+    Generated rooms reuse ids (every room has a table T01, a dealer D-4000, a player
+    P-010001 and hands BCY-T01-...); room ``i``'s become R{i}T01, R{i}D-4000,
+    R{i}P-010001 and R{i}-T01-..., so the store holds every room's hands side by side,
+    as one big room of independently generated deals (no hand is a copy of another).
+    """
+    store = out / "openers.duckdb"
+    marker = out / "room.json"
+    wanted = {"merged": [str(r) for r in rooms]}
+    if store.exists() and marker.exists() and json.loads(marker.read_text()) == wanted:
+        return store
+    logs = out / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    for i, folder in enumerate(rooms, 1):
+        rules = ((re.compile(r"\bBCY-T(\d+)-"), rf"R{i}-T\1-"),
+                 (re.compile(r"^Table: T", re.M), f"Table: R{i}T"),
+                 (re.compile(r"\bD-(\d+)\b"), rf"R{i}D-\1"),
+                 (re.compile(r"\bP-(\d+)\b"), rf"R{i}P-\1"))
+        for log in sorted((folder / "room" / "logs").glob("*.log")):
+            text = log.read_text(encoding="utf-8")
+            for pattern, replacement in rules:
+                text = pattern.sub(replacement, text)
+            (logs / f"R{i}{log.name}").write_text(text, encoding="utf-8", newline="")
+    for leftover in (store, Path(f"{store}.wal")):
+        leftover.unlink(missing_ok=True)
+    seconds = run("ingest", str(logs), "--db", str(store))
+    print(f"  merged {len(rooms)} rooms into {store}: ingested in {seconds:.0f} s",
           file=sys.stderr)
     marker.write_text(json.dumps(wanted))
     return store

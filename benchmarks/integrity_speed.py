@@ -7,8 +7,11 @@ interpreter on growing prefixes of the store (``--until``), and prints wall-cloc
 hands per second and peak resident memory of each run: flat memory means the peak does
 not grow with the hands read.
 
-Run (CPU-heavy: the 1M-hand room takes about 20 minutes to make on 2 cores):
-``nice -n 10 .venv/bin/python benchmarks/integrity_speed.py --dir /tmp/integrity-speed``
+Run (CPU-heavy: the 1M-hand room takes about an hour to make on 2 busy cores):
+``nice -n 10 .venv/bin/python benchmarks/integrity_speed.py --dir /tmp/integrity-speed``;
+or, from five 200,000-hand rooms the calibration and power benchmarks already made,
+``... integrity_speed.py --dir /tmp/integrity-speed --from-rooms /tmp/integrity-cal/clean-1
+/tmp/integrity-cal/clean-2 ... /tmp/integrity-power``
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from pathlib import Path
 
 import duckdb
 from integrity_power import cut_days
-from integrity_rooms import OPENERS, room, workers_default
+from integrity_rooms import OPENERS, merge_rooms, room, workers_default
 
 
 def measure(store: Path, until: str | None) -> tuple[float, float]:
@@ -52,9 +55,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--points", type=int, default=4, help="Prefixes timed.")
     parser.add_argument("--workers", type=int, default=workers_default())
+    parser.add_argument("--from-rooms", type=Path, nargs="*", default=None,
+                        help="Instead of generating a room: merge these rooms (folders made "
+                        "by the other integrity benchmarks) into one store.")
     args = parser.parse_args()
-    store = room(args.dir, hands=args.hands, tables=args.tables, seed=args.seed,
-                 workers=args.workers, cheats=("--crooked-dealers", "1", "--colluders", "1"))
+    if args.from_rooms:
+        store = merge_rooms(args.from_rooms, args.dir, args.workers)
+    else:
+        store = room(args.dir, hands=args.hands, tables=args.tables, seed=args.seed,
+                     workers=args.workers,
+                     cheats=("--crooked-dealers", "1", "--colluders", "1"))
     con = duckdb.connect(str(store), read_only=True)
     cuts = cut_days(con, args.points)
     con.close()
