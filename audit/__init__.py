@@ -4,5 +4,7 @@
 ``audit.rules`` (one module per rule), ``audit.registry`` (codes -> rules),
 ``audit.profiles`` (house profiles), ``audit.engine`` (running the rules),
 ``audit.batch`` / ``audit.store`` (files on a process pool / the DuckDB store),
-``audit.cli`` (``openers check``, ``audit``, ``rules``), plus the hand evaluator.
+``audit.cli`` / ``audit.rules_cli`` (``openers check``, ``audit``, ``rules``) with
+``audit.output`` / ``audit.output_ci`` (check's formats), ``audit.unreadable`` (the
+Q6xx codes of unreadable input) and ``audit.baseline``, plus the hand evaluator.
 """

@@ -1,44 +1,50 @@
 """Audit log files in batches on a process pool (``openers check``), using every core.
 
-The main process cuts the text files into hand chunks (``ingest.chunks``, so line
-numbers stay the file's), reads each chunk's ``Table`` and ``Time`` headers with a
-regex, and groups the chunks by table in time order. A batch holds whole runs of
-one or more tables' deals, plus the deal just before its first one as *context*,
-so a worker can run both the hand rules and the deal-sequence (J) rules and send
-back only results: records never cross process boundaries, which would cost more
-than parsing them. JSON Lines inputs are read whole by a worker instead, and their
-deals' sequences are checked in the main process.
+The main process cuts the text files into hand chunks with the compiled scanner
+(the reference chunker's chunks, so line numbers stay the file's), takes each deal's
+table and time from the scanner (or, for a hand it does not read, from the reference
+parser: no second reading of the format), and groups the chunks by table in time
+order. A batch holds whole runs of one or more tables' deals, plus the deal just
+before its first one as *context*, so a worker can run both the hand rules and the
+deal-sequence (J) rules and send back only results: records never cross process
+boundaries, which would cost more than parsing them. JSON Lines inputs are read whole
+by a worker instead, and their deals' sequences are checked in the main process.
 """
 
 from __future__ import annotations
 
+import ctypes
 import gc
-import gzip
-import io
+import multiprocessing
 import os
-import re
+import signal
+import sys
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from multiprocessing.context import BaseContext
 from pathlib import Path
+
+import numpy as np
 
 from audit.engine import AuditResult, audit_hand, audit_sequences, merge
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
 from audit.replay import Replay
-from ingest.chunks import Chunk, iter_chunks
+from ingest.chunks import Chunk
 from ingest.paths import expand_paths
 from ingest.reader import QuarantineItem, is_jsonl, read_chunk, read_path
+from ingest.scan.layout import H_STATUS, H_TABLE_HASH, H_TIME, fnv1a64, time_micros
+from ingest.scan.scanner import scan
+from ingest.source import ByteSource
 from schemas.records import HandRecord
 
 #: Hands per batch: big enough to amortise the pool's messages, small enough to balance cores.
 BATCH_HANDS = 1000
-_TABLE = re.compile(rb"^Table:[ \t]*(\S+)", re.MULTILINE)
-_TIME = re.compile(rb"^Time:[ \t]*(\S+)", re.MULTILINE)
-_NO_TIME = datetime.max
+#: The time of a deal that cannot be read: after every other.
+_NO_TIME = np.iinfo(np.int64).max
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,32 +88,37 @@ class CheckReport:
 
 
 def _read_bytes(path: Path) -> bytes | None:
-    try:
-        if path.name.lower().endswith(".gz"):
-            with gzip.open(path, "rb") as f:
-                return f.read()
-        return path.read_bytes()
-    except (OSError, EOFError):
-        return None  # the reader reports it as an unreadable file
+    with ByteSource(path) as source:
+        data = source.read()
+        # A fault: the reader reads the hands before it and reports it, as ingest does.
+        return None if source.fault is not None else data
 
 
-def _sort_key(chunk: Chunk) -> datetime:
-    """The deal's ``Time`` in UTC (naive), read from its bytes; unreadable ones sort last."""
-    m = _TIME.search(chunk.data)
-    if m is None:
-        return _NO_TIME
-    try:
-        when = datetime.fromisoformat(m.group(1).decode("ascii"))
-    except (ValueError, UnicodeDecodeError):
-        return _NO_TIME
-    return when.astimezone(UTC).replace(tzinfo=None) if when.tzinfo else when
+def _deals(path: str, data: bytes) -> Iterator[tuple[int | None, int, Chunk]]:
+    """Each hand chunk of a file's bytes with its table (a hash of its id) and its time
+    (UTC micros), to group and order the deals: the compiled scanner's for the hands it
+    reads, the reference parser's for the others; an unreadable hand has no table and
+    sorts last."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    scanned = scan(buf)
+    hands = scanned.arrays.hands
+    for row in range(len(scanned)):
+        chunk = scanned.chunk(data, row)
+        if hands[row, H_STATUS] == 0:
+            yield int(hands[row, H_TABLE_HASH]), int(hands[row, H_TIME]), chunk
+            continue
+        got = read_chunk(path, chunk)
+        if isinstance(got, QuarantineItem):
+            yield None, _NO_TIME, chunk
+        else:
+            yield fnv1a64(got.record.table_id.encode()), time_micros(got.record), chunk
 
 
 def plan_batches(paths: Iterable[str | Path], batch_hands: int = BATCH_HANDS) -> list[Batch]:
     """Group the hands of ``paths`` (files, folders, globs) by table into batches."""
     files: list[str] = []
     batches: list[Batch] = []
-    tables: dict[bytes | None, list[tuple[datetime, int, int, Chunk]]] = defaultdict(list)
+    tables: dict[int | None, list[tuple[int, int, int, Chunk]]] = defaultdict(list)
     order = 0
     for path in expand_paths(paths):
         data = None if is_jsonl(path) else _read_bytes(path)
@@ -116,10 +127,8 @@ def plan_batches(paths: Iterable[str | Path], batch_hands: int = BATCH_HANDS) ->
             continue
         files.append(str(path))
         seen = False
-        for chunk in iter_chunks(io.BytesIO(data)):
-            m = _TABLE.search(chunk.data)
-            tables[m.group(1) if m else None].append((_sort_key(chunk), order, len(files) - 1,
-                                                      chunk))
+        for table, time, chunk in _deals(str(path), data):
+            tables[table].append((time, order, len(files) - 1, chunk))
             order += 1
             seen = True
         if not seen:
@@ -168,7 +177,9 @@ def audit_batch(batch: Batch, profile: Profile) -> BatchResult:
                 if isinstance(got, QuarantineItem):
                     out.problems.append(got)
                 else:
-                    out.results.append(((-1, n), audit_hand(got.record, profile, rules)))
+                    result = audit_hand(got.record, profile, rules)
+                    result.file, result.first_line = got.file, got.first_line
+                    out.results.append(((-1, n), result))
                     if sequence:
                         out.records.append(got.record)
             return out
@@ -184,7 +195,9 @@ def audit_batch(batch: Batch, profile: Profile) -> BatchResult:
             records.setdefault(got.record.hand_id, got.record)  # a hand given twice is one deal
             if not item.context:
                 key = (item.file, item.chunk.first_line)
-                out.results.append((key, audit_hand(got.record, profile, rules, replays)))
+                result = audit_hand(got.record, profile, rules, replays)
+                result.file, result.first_line = got.file, got.first_line
+                out.results.append((key, result))
                 mine.setdefault(got.record.hand_id, key)
         if sequence:
             extra = [r for r in audit_sequences(records.values(), profile, replays=replays)
@@ -197,8 +210,37 @@ def _map(batches: Sequence[Batch], profile: Profile, workers: int) -> Iterator[B
     if workers <= 1 or len(batches) <= 1:
         yield from (audit_batch(b, profile) for b in batches)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with process_pool(workers) as pool:
         yield from pool.map(audit_batch, batches, [profile] * len(batches), chunksize=1)
+
+
+#: prctl(2) option: the signal this process gets when the thread that forked it ends.
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """Pool initializer: the worker is killed (SIGKILL) when the process that forked it dies.
+
+    A worker waiting for its next task never notices its parent's death: a job killed
+    with ``kill -9`` mid-audit would leave its workers running for ever, holding what
+    they inherited. Linux only (``PR_SET_PDEATHSIG``); elsewhere nothing is done.
+    The signal follows the *thread* that started the worker, so pools are started
+    from a thread that outlives them (the main thread, as every pool here is).
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    parent = multiprocessing.parent_process()
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        return
+    if parent is not None and os.getppid() != parent.pid:
+        os._exit(1)  # the parent died before the request was in place: it will never fire
+
+
+def process_pool(workers: int, context: BaseContext | None = None) -> ProcessPoolExecutor:
+    """A process pool whose workers die with this process (see :func:`die_with_parent`)."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                               initializer=die_with_parent)
 
 
 def default_workers() -> int:

@@ -31,6 +31,8 @@ class AuditResult:
     ``errors`` are the rules that crashed on the hand (or the replay that did): they
     are also in ``unverifiable`` (the store counts them there), and kept apart so a
     caller can say the audit is incomplete instead of passing the hand as clean.
+    ``file`` and ``first_line`` say where the hand was read (set by ``openers check``;
+    empty and 0 for a stored hand).
     """
 
     hand_id: str
@@ -38,6 +40,8 @@ class AuditResult:
     findings: list[Finding] = field(default_factory=list)
     unverifiable: list[Unverifiable] = field(default_factory=list)
     errors: list[Unverifiable] = field(default_factory=list)
+    file: str = ""
+    first_line: int = 0
 
     def add(self, results: Iterable[Result]) -> None:
         """File findings and unverifiable checks."""

@@ -173,8 +173,10 @@ BUILTIN: Mapping[str, Profile] = {
     ),
 }
 
-#: Keys of a house file that are not knobs ([review] and [report]: schemas.office).
-_META_KEYS = frozenset({"extends", "name", "select", "ignore", "severity", "review", "report"})
+#: Keys of a house file that are not knobs ([review] and [report]: schemas.office;
+#: [nightly]: the nightly job's expectations of a night, openers/nightly/quality.py).
+_META_KEYS = frozenset({"extends", "name", "select", "ignore", "severity", "review", "report",
+                        "nightly"})
 _KNOBS = frozenset(f.name for f in dataclasses.fields(Profile)) - _META_KEYS
 _ENUM_KNOBS: Mapping[str, type[StrEnum]] = {
     "progression_end": ProgressionEnd,
@@ -205,8 +207,15 @@ def load_profile(name_or_path: str | Path, known_codes: Iterable[str] | None = N
             f"unknown profile {key!r}: not a built-in ({', '.join(BUILTIN)}) nor a file"
         )
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ProfileError(f"{path}: not UTF-8 text at byte {exc.start + 1} (expected a TOML "
+                           "house file)") from None
+    except OSError as exc:
+        raise ProfileError(f"{path}: cannot be read ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{path}: not valid TOML: {exc}") from exc
     if known_codes is None:
         from audit.registry import codes

@@ -64,12 +64,18 @@ class _Context:
         action: Action | None = None,
         seat: int | None = None,
         line: int | None = None,
+        lines: Iterable[int | None] = (),
         evidence: Mapping[str, Any] | None = None,
     ) -> Finding:
         """A finding of the current rule on this hand.
 
         ``action`` gives the line and action index (and the seat, unless ``seat`` is
         given); ``line`` overrides the line (e.g. the RESULT line for an omission).
+        ``lines`` are the other lines the finding is about (the offender's own lines
+        where ``line`` is where the fault became certain); the finding lists them with
+        ``line`` and the action's line, ascending, without repeats. Amounts in
+        ``evidence`` are integer cents in keys named ``*_cents`` (one convention for
+        every rule; the message shows them as the format writes them).
         """
         rule = self.rule
         hand = self._hand
@@ -77,6 +83,7 @@ class _Context:
             seat = action.seat
         if line is None and action is not None:
             line = action.line
+        about = {n for n in (line, action.line if action is not None else None, *lines) if n}
         return Finding.model_construct(
             code=rule.code,
             name=rule.name,
@@ -84,6 +91,7 @@ class _Context:
             hand_id=hand.hand_id,
             table_id=hand.table_id,
             line=line,
+            lines=sorted(about),
             action_index=action.index if action is not None else None,
             seat=seat,
             message=message,

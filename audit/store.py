@@ -12,7 +12,7 @@ hands lose their earlier rows in ``audit_findings``, ``audit_unverifiable`` and
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 import duckdb
 import pyarrow as pa
 
-from audit.batch import default_workers, no_cyclic_gc
+from audit.batch import default_workers, no_cyclic_gc, process_pool
 from audit.engine import AuditResult, audit_hand, audit_sequences, merge
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
@@ -130,7 +130,7 @@ def _batches(items: Sequence[StoredHand], size: int) -> Iterator[list[StoredHand
 
 def _pool(workers: int, fast: bool) -> ProcessPoolExecutor:
     if not fast:
-        return ProcessPoolExecutor(max_workers=workers)
+        return process_pool(workers)
     from audit.fast.worker import warm_pool
 
     return warm_pool(workers)
@@ -149,11 +149,13 @@ def _run(items: Sequence[StoredHand], profile: Profile, workers: int, fast: bool
 def audit_store(
     con: duckdb.DuckDBPyConnection, profile: Profile, hand_ids: Sequence[str] | None = None,
     *, workers: int | None = None, fast: bool = True,
+    progress: Callable[[int], None] | None = None,
 ) -> StoreSummary:
     """Audit the stored hands (all, or ``hand_ids``) and replace their audit rows.
 
     ``fast`` certifies clean hands on the compiled path; ``fast=False`` runs the
-    reference engine on every hand (the same rows either way).
+    reference engine on every hand (the same rows either way). ``progress(n)`` is
+    called as each batch of ``n`` hands comes back from the pool.
     """
     if fast:
         from audit.fast.coverage import covers
@@ -163,6 +165,8 @@ def audit_store(
     results: list[AuditResult] = []
     for part in _run(items, profile, workers or default_workers(), fast):
         results.extend(part)
+        if progress is not None:
+            progress(len(part))
     write_results(con, results, profile)
     return StoreSummary(len(results), sum(len(r.findings) for r in results),
                         sum(len(r.unverifiable) for r in results),
@@ -191,6 +195,7 @@ def _frames(results: Sequence[AuditResult], profile: str, now: datetime
         "evidence": pa.array([json.dumps(f.evidence, sort_keys=True) for f in fs], pa.string()),
         "source": pa.array([f.source for f in fs], pa.string()),
         "profile": pa.array([profile] * len(fs), pa.string()),
+        "lines": pa.array([f.lines for f in fs], pa.list_(pa.int32())),
     })
     us = [u for r in results for u in r.unverifiable]
     unverifiable = pa.table({
@@ -221,7 +226,7 @@ def write_results(
                     con.execute(f"DELETE FROM {table} WHERE hand_id IN "
                                 "(SELECT hand_id FROM _audit_hands)")
                 con.execute("INSERT INTO audit_hands SELECT * FROM _audit_hands")
-                con.execute("INSERT INTO audit_findings SELECT * FROM _audit_findings")
+                con.execute("INSERT INTO audit_findings BY NAME SELECT * FROM _audit_findings")
                 con.execute("INSERT INTO audit_unverifiable SELECT * FROM _audit_unverifiable")
         finally:
             for name in ("_audit_hands", "_audit_findings", "_audit_unverifiable"):

@@ -1,11 +1,13 @@
 """Figures for the nightly job: a first night, a night with nothing new, a night of growth.
 
-    .venv/bin/python benchmarks/nightly_job.py [--hands 20000] [--tables 20] [--audit]
+    .venv/bin/python benchmarks/nightly_job.py [--hands 20000] [--tables 20] [--audit] [--verify]
 
 Prints wall-clock seconds and hands per second for each night; the inbox and the
 store live in a temporary folder that is removed afterwards. ``--audit`` also
 re-audits the whole store after the first night (``openers audit``: the fast path,
-then ``--reference``) and prints both rates.
+then ``--reference``) and prints both rates. ``--verify`` times ``openers verify``
+of the store after the last night (staging re-derived on two workers), and the
+job's own seal checks (the chain head, and a whole-store raw check for scale).
 """
 
 from __future__ import annotations
@@ -17,11 +19,15 @@ import tempfile
 import time
 from pathlib import Path
 
+import duckdb
+
 from audit.profiles import load_profile
 from audit.store import audit_store
 from openers.generator import GenerateConfig, generate
 from openers.nightly.job import FailOn, NightlyOptions, NightlyResult, run_nightly
 from openers.nightly.joblog import JobLog, LogFormat
+from openers.verify import verify_store
+from schemas.seals import check, check_raw
 from schemas.store import connect
 
 
@@ -51,6 +57,24 @@ def _reaudit(db: Path, fast: bool) -> None:
           f"{summary.hands / seconds:>10,.0f} hands/s")
 
 
+def _verify(db: Path) -> None:
+    """``openers verify`` of the whole store, and the checks the job makes on its own."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        start = time.perf_counter()
+        report = verify_store(con, workers=2)
+        seconds = time.perf_counter() - start
+        print(f"{'openers verify':<28} {seconds:7.2f} s  {report.hands:>7} hands  "
+              f"{report.hands / seconds:>10,.0f} hands/s  {len(report.mismatches)} mismatches")
+        for label, run in (("head check (job, each run)", lambda: check(con, head_only=True)),
+                           ("raw check (all hands)", lambda: check_raw(con))):
+            start = time.perf_counter()
+            found = run()
+            print(f"{label:<28} {time.perf_counter() - start:7.2f} s  {len(found)} mismatches")
+    finally:
+        con.close()
+
+
 def main() -> None:
     """Run the three nights and print their figures."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -58,6 +82,8 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--audit", action="store_true",
                         help="also time a whole-store re-audit, fast and reference")
+    parser.add_argument("--verify", action="store_true",
+                        help="also time openers verify and the job's seal checks")
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="openers-bench-"))
     try:
@@ -66,7 +92,7 @@ def main() -> None:
         inbox = root / "day" / "logs"
         options = NightlyOptions(inboxes=(inbox,), db=root / "store.duckdb",
                                  reports=root / "reports", fail_on=FailOn.NEVER,
-                                 settle_seconds=0.0)
+                                 fail_on_quality=FailOn.NEVER, settle_seconds=0.0)
         _print("first night (with report)", *_night(options))
         if args.audit:
             _reaudit(options.db, fast=True)
@@ -82,6 +108,8 @@ def main() -> None:
                 handle.write("\n\n" + extra + "\n\n")
             grown += 1
         _print(f"{grown} files grown", *_night(options))
+        if args.verify:
+            _verify(options.db)
     finally:
         shutil.rmtree(root)
 

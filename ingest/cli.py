@@ -5,15 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
+import duckdb
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ingest.conservation import ConservationError
 from ingest.load import IngestSummary, ingest_paths
 from ingest.load import Progress as LoadProgress
-from ingest.paths import expand_paths
+from ingest.paths import expand_paths, missing_paths
 from ingest.validate import validate_paths
 from schemas.json_schema import hand_record_schema_json
 from schemas.store import DEFAULT_DB
@@ -34,6 +36,7 @@ def _summary_table(summary: IngestSummary, db: str) -> Table:
         ("duplicates skipped", summary.duplicates),
         ("conflicts (quarantined)", summary.conflicts),
         ("unreadable (quarantined)", summary.quarantined),
+        ("file problems (quarantined)", summary.file_problems),
         ("new quarantine rows", summary.quarantine_added),
     ):
         table.add_row(label, str(value))
@@ -50,9 +53,37 @@ def ingest_command(
     whose id is already stored with another text is quarantined as a conflict.
     """
     console = Console()
-    if not expand_paths(paths):
-        console.print("[red]no files match the given paths[/red]")
+    _require_paths(console, paths)
+    try:
+        summary = _ingest(console, paths, db)
+    except ConservationError as exc:
+        console.print(f"[red]ingest stopped: {escape(str(exc))}[/red] (the batches before "
+                      "were stored; this is a bug, please report it)")
+        raise typer.Exit(2) from None
+    except (duckdb.Error, OSError) as exc:
+        console.print(f"[red]cannot write the store {escape(db)}: {escape(str(exc))}[/red]")
+        raise typer.Exit(2) from None
+    console.print(_summary_table(summary, db))
+    for item in summary.problems[:20]:
+        console.print(f"[yellow]{escape(item.file)}:{item.line}[/yellow] "
+                      f"{item.kind.value}: {escape(item.error)}")
+    if summary.problems_total > 20:
+        console.print(f"... and {summary.problems_total - 20} more: see the quarantine table")
+
+
+def _require_paths(console: Console, paths: list[str]) -> None:
+    """Exit 2, before anything is read or stored, when a path names nothing."""
+    missing = missing_paths(paths)
+    if missing:
+        for path in missing:
+            console.print(f"[red]error: no such file, folder or match: {escape(path)}[/red]")
         raise typer.Exit(2)
+    if not expand_paths(paths):
+        console.print("[red]error: no hand log files in the given paths[/red]")
+        raise typer.Exit(2)
+
+
+def _ingest(console: Console, paths: list[str], db: str) -> IngestSummary:
     if console.is_terminal:
         columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("{task.fields[hands]} hands"), TimeElapsedColumn())
@@ -63,25 +94,15 @@ def ingest_command(
                 bar.update(task, completed=p.files_done, total=p.files_total, hands=p.hands_read,
                            description=escape(Path(p.current_file).name))
 
-            summary = ingest_paths(paths, db, progress=show)
-    else:
-        summary = ingest_paths(paths, db)
-    console.print(_summary_table(summary, db))
-    for item in summary.problems[:20]:
-        console.print(f"[yellow]{escape(item.file)}:{item.first_line}[/yellow] "
-                      f"{item.kind.value}: {escape(item.error)}")
-    if len(summary.problems) > 20:
-        console.print(f"... and {len(summary.problems) - 20} more: see the quarantine table")
+            return ingest_paths(paths, db, progress=show)
+    return ingest_paths(paths, db)
 
 
 def validate_command(paths: PathsArg) -> None:
     """Read hand logs without storing them and print every problem; exit 1 if any."""
     console = Console(highlight=False)
-    files = expand_paths(paths)
-    if not files:
-        console.print("[red]no files match the given paths[/red]")
-        raise typer.Exit(2)
-    report = validate_paths(files)
+    _require_paths(console, paths)
+    report = validate_paths(expand_paths(paths))
     for item in report.problems:
         console.print(f"{escape(item.file)}:{item.line}: {item.kind.value}: {escape(item.error)}",
                       soft_wrap=True)

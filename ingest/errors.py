@@ -11,7 +11,11 @@ from enum import StrEnum
 
 
 class ErrorKind(StrEnum):
-    """Stable names for the kinds of problems a hand or a file can have."""
+    """Stable names for the kinds of problems a hand or a file can have.
+
+    Hand kinds name one hand (a text chunk or a JSON Lines line); :data:`FILE_KINDS`
+    name a whole file or the part of it that could not be read at all.
+    """
 
     SYNTAX = "syntax"
     UNKNOWN_VERB = "unknown_verb"
@@ -20,6 +24,8 @@ class ErrorKind(StrEnum):
     SECTION_ORDER = "section_order"
     BAD_CARD = "bad_card"
     BAD_AMOUNT = "bad_amount"
+    #: A well-formed number past its bound (``schemas.limits``).
+    OUT_OF_RANGE = "out_of_range"
     BAD_SEAT = "bad_seat"
     BAD_TIME = "bad_time"
     BAD_LIMIT = "bad_limit"
@@ -32,9 +38,28 @@ class ErrorKind(StrEnum):
     INVALID_RECORD = "invalid_record"
     BAD_JSON = "bad_json"
     ENCODING = "encoding"
+    #: A line longer than ``schemas.limits.MAX_LINE_BYTES``.
+    LINE_TOO_LONG = "line_too_long"
+    #: A hand (chunk or JSON line) longer than ``schemas.limits.MAX_HAND_BYTES``.
+    HAND_TOO_LONG = "hand_too_long"
+    #: The reader failed on this hand in a way it does not foresee (a bug): the hand
+    #: is kept here rather than the run stopped.
+    READER_ERROR = "reader_error"
+    #: The hand was read but the store refused its values (a bound a reader missed).
+    UNSTORABLE = "unstorable"
     EMPTY_FILE = "empty_file"
     UNREADABLE_FILE = "unreadable_file"
+    #: Compressed data that is not gzip, is corrupt, or stops before its end: the hands
+    #: before the fault are read; the rest of the file cannot be.
+    BAD_GZIP = "bad_gzip"
+    #: More lines than ``schemas.limits.MAX_LINE_NUMBER``: the rest of the file is not read.
+    TOO_MANY_LINES = "too_many_lines"
     CONFLICT = "conflict"
+
+
+#: The kinds that are about a file (or its unreadable rest), not about one hand.
+FILE_KINDS = frozenset({ErrorKind.EMPTY_FILE, ErrorKind.UNREADABLE_FILE, ErrorKind.BAD_GZIP,
+                        ErrorKind.TOO_MANY_LINES})
 
 
 class HandParseError(ValueError):

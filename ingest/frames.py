@@ -46,6 +46,7 @@ QUARANTINE = pa.schema([
     ("file", _STR), ("line", _INT), ("hand_id", _STR), ("kind", _STR), ("error", _STR),
     ("error_line", _INT), ("raw_text", _STR), ("sha256", _STR), ("other_sha256", _STR),
     ("other_file", _STR), ("other_line", _INT), ("other_raw_text", _STR),
+    ("first_line", _INT), ("raw_bytes", pa.binary()),
 ])
 
 
@@ -140,18 +141,23 @@ def _add_actions(cols: dict[str, list[Any]], hand_id: str, actions: Sequence[Any
 def quarantine_table(
     items: Sequence[QuarantineItem], others: Sequence[StoredVersion | None] | None = None
 ) -> pa.Table:
-    """Quarantine rows for ``items``; ``others[i]`` is the stored version of a conflict."""
+    """Quarantine rows for ``items``; ``others[i]`` is the stored version of a conflict.
+
+    ``line`` is the line the error is at, the line its message names (one meaning of
+    "line" everywhere); ``first_line`` is where the hand starts.
+    """
     cols = _columns(QUARANTINE)
     for i, item in enumerate(items):
         other = others[i] if others is not None else None
         for name, value in (
-            ("file", item.file), ("line", item.first_line), ("hand_id", item.hand_id),
+            ("file", item.file), ("line", item.line), ("hand_id", item.hand_id),
             ("kind", item.kind.value), ("error", item.error), ("error_line", item.line),
             ("raw_text", item.raw_text), ("sha256", item.sha256 or sha256_text(item.raw_text)),
             ("other_sha256", other.sha256 if other else None),
             ("other_file", other.file if other else None),
             ("other_line", other.line if other else None),
             ("other_raw_text", other.raw_text if other else None),
+            ("first_line", item.first_line), ("raw_bytes", item.raw_bytes),
         ):
             cols[name].append(value)
     return pa.table(cols, schema=QUARANTINE)

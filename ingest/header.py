@@ -14,7 +14,8 @@ from typing import Any
 
 from ingest.construct import trusted
 from ingest.errors import ErrorKind, HandParseError
-from ingest.tokens import parse_amount, parse_count, parse_seat_number
+from ingest.tokens import AMOUNT_EXPECTED, parse_amount, parse_count, parse_seat_number, shorten
+from schemas.limits import time_problem
 from schemas.records import Game, Openers, Seat
 
 _IDENTIFIER = re.compile(r"[A-Za-z0-9._-]+")
@@ -43,20 +44,36 @@ def _time(value: str, line: int) -> datetime:
             expected="ISO 8601 date and time with offset, e.g. 2026-11-28T21:04:12-08:00",
             kind=ErrorKind.BAD_TIME,
         )
+    problem = time_problem(moment)
+    if problem is not None:
+        in_range = moment.utcoffset() is not None and "offset" not in problem
+        raise HandParseError(
+            f"Time {problem}", line=line, token=value,
+            expected="a time from 1900-01-02 to 9999-12-30 (UTC) with an offset of whole "
+                     "minutes within ±18:00",
+            kind=ErrorKind.OUT_OF_RANGE if in_range else ErrorKind.BAD_TIME,
+        )
     return moment
 
 
 def _limit(value: str, line: int) -> tuple[int, int]:
     small, sep, big = value.partition("/")
+    error: Exception
     try:
         if not sep:
             raise ValueError(value)
         return parse_amount(small, line), parse_amount(big, line)
-    except (HandParseError, ValueError):
-        raise HandParseError(
-            "bad Limit", line=line, token=value, expected="'A/B' with two amounts, e.g. 10/20",
-            kind=ErrorKind.BAD_LIMIT,
-        ) from None
+    except HandParseError as exc:
+        if exc.kind is ErrorKind.OUT_OF_RANGE:
+            raise HandParseError("Limit out of range", line=line, token=shorten(value),
+                                 expected=AMOUNT_EXPECTED, kind=ErrorKind.OUT_OF_RANGE) from None
+        error = exc
+    except ValueError as exc:
+        error = exc
+    raise HandParseError(
+        "bad Limit", line=line, token=shorten(value),
+        expected="'A/B' with two amounts, e.g. 10/20", kind=ErrorKind.BAD_LIMIT,
+    ) from error
 
 
 def _choice(table: dict[str, Any], key: str) -> Callable[[str, int], Any]:

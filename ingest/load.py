@@ -8,27 +8,40 @@ before that batch, and reading the same input again adds nothing.
 - same hand id, same SHA-256 as a kept version: a duplicate, skipped and counted;
 - same hand id, other text: a conflict, quarantined with both versions (the first
   version seen stays stored);
-- unreadable hands and files: quarantined with their precise error.
+- unreadable hands and files: quarantined with their precise error;
+- a hand the store refuses (a value a reader should have bounded and did not): found
+  by bisecting the batch, quarantined as ``unstorable``; the rest of the batch is
+  written. Only errors about the data are contained so; a full disk or a lost store
+  still stops the ingest.
+
+Files are named by their canonical path (``Path.resolve``), whatever string named
+them, and their content hash is kept in ``raw_files``. Every hand met is accounted
+for (:mod:`ingest.conservation`): a mismatch raises instead of finishing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import contextlib
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 
-from ingest.batches import Candidate, ReadBatch, fast_tables, read_batches
+from ingest.batches import ReadBatch, read_batches
+from ingest.conservation import Conservation, ConservationError
 from ingest.errors import ErrorKind
-from ingest.fastpath import FastBatch
-from ingest.frames import StoredVersion, hand_tables, quarantine_table, raw_table
-from ingest.paths import expand_paths
+from ingest.frames import StoredVersion, quarantine_table
+from ingest.paths import expand_paths, missing_paths
 from ingest.reader import HandReader, QuarantineItem
+from ingest.staged import HandRows
 from schemas.store import apply_ddl, connect, transaction
 
-__all__ = ["BATCH_SIZE", "READ_SIZE", "IngestSummary", "Progress", "ingest_paths", "load_items"]
+__all__ = ["BATCH_SIZE", "PROBLEMS_KEPT", "READ_SIZE", "IngestSummary", "MissingPathError",
+           "Progress", "canonical_name", "ingest_paths", "load_items"]
 
 #: Hands per transaction. Large enough that DuckDB writes the bigger tables' row groups
 #: straight to the database file at commit (its "optimistic writes"; a smaller
@@ -38,13 +51,37 @@ BATCH_SIZE = 20_000
 #: Hands per fast-path parse: the polars kernels run fastest on frames of about this
 #: many hands (cache-sized); a transaction holds several of them.
 READ_SIZE = 5000
+#: Problems kept in the summary to show (all of them are in the quarantine table).
+PROBLEMS_KEPT = 10_000
+#: Errors of the store about a hand's values (the batch is bisected to find the hand).
+_DATA_ERRORS = (duckdb.ConversionException, duckdb.OutOfRangeException,
+                duckdb.InvalidInputException, duckdb.ConstraintException,
+                duckdb.TypeMismatchException)
+
+
+class MissingPathError(ValueError):
+    """Paths given to ingest that name nothing: a usage error, and nothing is stored."""
+
+    def __init__(self, paths: Sequence[str]) -> None:
+        self.paths = list(paths)
+        super().__init__("no such file, folder or matching glob: " + ", ".join(self.paths))
+
+
+def canonical_name(path: str | Path) -> str:
+    """The name a file is stored under: its absolute path, links resolved."""
+    return str(Path(path).resolve())
 
 
 @dataclass
 class IngestSummary:
-    """What one ingest did. ``quarantined`` counts unreadable hands and files seen
-    (conflicts are counted in ``conflicts`` only); ``quarantine_added`` the quarantine
-    rows that were new to the store."""
+    """What one ingest did.
+
+    ``hands_read`` counts every hand met (text chunk or JSON line); each one is
+    ``stored``, a ``duplicate``, a ``conflict`` or ``quarantined`` (unreadable or
+    unstorable), which :attr:`conservation` checks. ``file_problems`` counts items
+    about whole files; ``quarantine_added`` the quarantine rows new to the store.
+    ``problems`` keeps the first PROBLEMS_KEPT problems, ``problems_total`` counts all.
+    """
 
     files: int = 0
     hands_read: int = 0
@@ -52,9 +89,24 @@ class IngestSummary:
     duplicates: int = 0
     conflicts: int = 0
     quarantined: int = 0
+    file_problems: int = 0
     quarantine_added: int = 0
     stored_ids: list[str] = field(default_factory=list)
     problems: list[QuarantineItem] = field(default_factory=list)
+    problems_total: int = 0
+
+    @property
+    def conservation(self) -> Conservation:
+        """The counts as a balance (conflicts are quarantined hands)."""
+        return Conservation(self.hands_read, self.stored, self.duplicates,
+                            self.quarantined + self.conflicts, self.file_problems)
+
+    def note(self, problems: Sequence[QuarantineItem]) -> None:
+        """Count ``problems`` and keep them while there is room."""
+        self.problems_total += len(problems)
+        room = PROBLEMS_KEPT - len(self.problems)
+        if room > 0:
+            self.problems += problems[:room]
 
 
 @dataclass(frozen=True)
@@ -69,26 +121,37 @@ class Progress:
 
 @dataclass(frozen=True)
 class _FileDone:
+    reader: HandReader
     path: str
     size: int | None
-    hands_read: int
-    quarantined: int
+    counts: Conservation  # hands met, unreadable ones, file items
     resume_offset: int
     resume_line: int
+    sha256: str | None
+    content_bytes: int
+
+
+def _unregister(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """Drop a registered frame; in an aborted transaction that fails, and the error that
+    aborted it is the one to report (registering the name again replaces it)."""
+    with contextlib.suppress(duckdb.TransactionException):
+        con.unregister(name)
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table, verb: str = "INSERT",
-            stamp: bool = True) -> None:
+            stamp: bool = True) -> int:
+    """Insert ``data`` into ``table``; the number of rows inserted."""
     if data.num_rows == 0:
-        return
+        return 0
     cols = ", ".join(f'"{c}"' for c in data.column_names)
     extra_cols, extra_vals = (", ingested_at", ", current_timestamp") if stamp else ("", "")
     con.register("_ingest_batch", data)
     try:
-        con.execute(f"{verb} INTO {table} ({cols}{extra_cols}) "
-                    f"SELECT {cols}{extra_vals} FROM _ingest_batch")
+        done = con.execute(f"{verb} INTO {table} ({cols}{extra_cols}) "
+                           f"SELECT {cols}{extra_vals} FROM _ingest_batch").fetchall()
     finally:
-        con.unregister("_ingest_batch")
+        _unregister(con, "_ingest_batch")
+    return int(done[0][0]) if done else 0
 
 
 class _Pending:
@@ -104,7 +167,7 @@ class _Pending:
         self.size += len(batch)
 
 
-def _stored_versions(con: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, StoredVersion]:
+def _stored_versions(con: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, _Kept]:
     """The kept version (without its text yet) of each id of ``ids`` already in the store."""
     if not ids:
         return {}
@@ -112,7 +175,7 @@ def _stored_versions(con: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str
         "SELECT hand_id, sha256, source_file, first_line FROM raw_hands "
         "WHERE hand_id IN (SELECT unnest(?::VARCHAR[]))", [ids]
     ).fetchall()
-    return {hid: StoredVersion(sha, file, line, "") for hid, sha, file, line in rows}
+    return {hid: _Kept(sha, file, line, -1) for hid, sha, file, line in rows}
 
 
 def _stored_text(con: duckdb.DuckDBPyConnection, hand_id: str) -> str:
@@ -120,65 +183,187 @@ def _stored_text(con: duckdb.DuckDBPyConnection, hand_id: str) -> str:
     return str(rows[0][0]) if rows else ""
 
 
-def _staging(new: list[Candidate]) -> dict[str, pa.Table]:
-    """The staging rows of the new hands, from the fast path's frames and from records."""
-    parts: dict[str, list[pa.Table]] = {"stg_hands": [], "stg_seats": [], "stg_actions": []}
-    by_batch: dict[int, tuple[FastBatch, list[Candidate]]] = {}
-    for c in new:
-        if c.fast is not None:
-            by_batch.setdefault(id(c.fast), (c.fast, []))[1].append(c)
-    tables = [fast_tables(fast, chosen) for fast, chosen in by_batch.values()]
-    tables.append(hand_tables([c.parsed for c in new if c.parsed is not None]))
-    for table in tables:
-        for name, data in table.items():
-            parts[name].append(data)
-    return {name: pa.concat_tables(data) for name, data in parts.items()}
+class _Kept(NamedTuple):
+    """The version of a hand id that is kept: stored before (``row`` -1) or new in this
+    flush (its row)."""
+
+    sha256: str
+    file: str
+    line: int
+    row: int
 
 
-def _flush(con: duckdb.DuckDBPyConnection, pending: _Pending, summary: IngestSummary) -> None:
-    """Classify the pending hands and write everything in one transaction."""
-    candidates = [c for b in pending.batches for c in b.candidates]
+class _Hand(NamedTuple):
+    """One hand of a flush, for the rare messages about it (a conflict, unstorable)."""
+
+    hand_id: str
+    sha256: str
+    file: str
+    first_line: int
+    end_offset: int
+    raw_text: str
+
+
+def _hand(hands: HandRows, row: int) -> _Hand:
+    values = hands.raw.slice(row, 1).to_pylist()[0]
+    return _Hand(values["hand_id"], values["sha256"], values["source_file"],
+                 values["first_line"], values["end_offset"], values["raw_text"])
+
+
+def _unstorable(hand: _Hand, reason: BaseException) -> QuarantineItem:
+    error = (f"line {hand.first_line}: hand {hand.hand_id} was read but the store cannot hold "
+             f"its values ({type(reason).__name__}: {str(reason).splitlines()[0][:300]})")
+    return QuarantineItem(hand.file, hand.first_line, hand.hand_id, ErrorKind.UNSTORABLE, error,
+                          hand.raw_text, hand.first_line, hand.sha256, hand.end_offset)
+
+
+def _insert_hands(con: duckdb.DuckDBPyConnection, hands: HandRows) -> None:
+    inserted = _insert(con, "raw_hands", hands.raw)
+    for table, data in hands.tables().items():
+        _insert(con, table, data, stamp=False)
+    if inserted != len(hands):
+        raise ConservationError(f"{len(hands):,} new hands but {inserted:,} raw_hands rows "
+                                "written")
+
+
+def _fits(con: duckdb.DuckDBPyConnection, hands: HandRows) -> bool:
+    """Whether the store takes the rows of ``hands`` (tried, then rolled back)."""
+    con.begin()
+    try:
+        _insert_hands(con, hands)
+        return True
+    except _DATA_ERRORS:
+        return False
+    finally:
+        con.rollback()
+
+
+def _refused(con: duckdb.DuckDBPyConnection, hands: HandRows, rows: list[int]
+             ) -> list[tuple[int, BaseException]]:
+    """The rows of ``hands`` among ``rows`` the store refuses, found by bisection."""
+    if len(rows) == 1:
+        con.begin()
+        try:
+            _insert_hands(con, hands.take(np.array(rows)))
+        except _DATA_ERRORS as exc:
+            return [(rows[0], exc)]
+        finally:
+            con.rollback()
+        return []
+    if _fits(con, hands.take(np.array(rows))):
+        return []
+    half = len(rows) // 2
+    return _refused(con, hands, rows[:half]) + _refused(con, hands, rows[half:])
+
+
+def _flush(con: duckdb.DuckDBPyConnection, pending: _Pending, summary: IngestSummary,
+           on_files: Callable[[list[HandReader]], None] | None = None) -> None:
+    """Classify the pending hands and write everything in one transaction; then tell
+    ``on_files`` of the files this completed."""
+    hands = HandRows.concat([b.hands for b in pending.batches])
     problems = [p for b in pending.batches for p in b.problems]
-    kept = _stored_versions(con, list({c.hand_id for c in candidates}))
-    new: list[Candidate] = []
+    raw = hands.raw
+    ids = raw.column("hand_id").to_pylist()
+    shas = raw.column("sha256").to_pylist()
+    # Reading order: batch by batch, and by first line inside a batch (a batch holds the
+    # scanner's hands before the ones the reference parser read).
+    batch_of = np.repeat(np.arange(len(pending.batches)), [len(b.hands) for b in pending.batches])
+    order = np.lexsort((raw.column("first_line").to_numpy(), batch_of)).tolist()
+    kept = _stored_versions(con, list(set(ids)))
+    new: list[int] = []
+    duplicates: list[int] = []
     conflicts: list[QuarantineItem] = []
     others: list[StoredVersion | None] = []
-    duplicates = 0
-    for hand in candidates:
-        version = kept.get(hand.hand_id)
+    for row in order:
+        version = kept.get(ids[row])
         if version is None:
-            kept[hand.hand_id] = StoredVersion(hand.sha256, hand.file, hand.first_line,
-                                               hand.raw_text)
-            new.append(hand)
-        elif version.sha256 == hand.sha256:
-            duplicates += 1
+            kept[ids[row]] = _Kept(shas[row], "", 0, row)
+            new.append(row)
+        elif version.sha256 == shas[row]:
+            duplicates.append(row)
         else:
-            if not version.raw_text:
-                version = kept[hand.hand_id] = StoredVersion(
-                    version.sha256, version.file, version.line, _stored_text(con, hand.hand_id))
-            conflicts.append(_conflict(hand, version))
-            others.append(version)
-    quarantine = quarantine_table([*problems, *conflicts], [*([None] * len(problems)), *others])
-    staging = _staging(new)
-    with transaction(con):
-        before = _count(con, "quarantine")
-        _insert(con, "raw_hands", raw_table(new))
-        for table, data in staging.items():
-            _insert(con, table, data, stamp=False)
-        _insert(con, "quarantine", quarantine, verb="INSERT OR IGNORE")
-        added = _count(con, "quarantine") - before
-        for done in pending.files:
-            con.execute(
-                "INSERT OR REPLACE INTO raw_files VALUES (?, ?, ?, ?, ?, ?, current_timestamp)",
-                [done.path, done.size, done.hands_read, done.quarantined, done.resume_offset,
-                 done.resume_line],
-            )
-    summary.stored += len(new)
-    summary.stored_ids += [h.hand_id for h in new]
-    summary.duplicates += duplicates
+            hand = _hand(hands, row)
+            if version.row >= 0:
+                first = _hand(hands, version.row)
+                other = StoredVersion(first.sha256, first.file, first.first_line, first.raw_text)
+            else:
+                other = StoredVersion(version.sha256, version.file, version.line,
+                                      _stored_text(con, hand.hand_id))
+            conflicts.append(_conflict(hand, other))
+            others.append(other)
+    new.sort()
+    rows = hands.take(np.array(new, dtype=np.int64))
+    unstorable: list[QuarantineItem] = []
+    try:
+        added = _write(con, pending, rows, problems, conflicts, others, unstorable)
+    except _DATA_ERRORS:
+        # A value the readers let through and the store refuses: bisect, set it aside.
+        refused = dict(_refused(con, rows, list(range(len(rows)))))
+        unstorable = [_unstorable(_hand(rows, r), exc) for r, exc in sorted(refused.items())]
+        rows = rows.take(np.array([r for r in range(len(rows)) if r not in refused],
+                                  dtype=np.int64))
+        added = _write(con, pending, rows, problems, conflicts, others, unstorable)
+    summary.stored += len(rows)
+    summary.stored_ids += rows.raw.column("hand_id").to_pylist()
+    summary.duplicates += len(duplicates)
     summary.conflicts += len(conflicts)
+    summary.quarantined += len(unstorable)
     summary.quarantine_added += added
-    summary.problems += conflicts
+    summary.note([*conflicts, *unstorable])
+    if len(hands) != len(rows) + len(duplicates) + len(conflicts) + len(unstorable):
+        raise ConservationError(f"{len(hands):,} hands read in a batch but "
+                                f"{len(rows) + len(duplicates) + len(conflicts):,} classified")
+    if on_files is not None and pending.files:
+        on_files([done.reader for done in pending.files])
+
+
+def _write(con: duckdb.DuckDBPyConnection, pending: _Pending, rows: HandRows,
+           problems: list[QuarantineItem], conflicts: list[QuarantineItem],
+           others: list[StoredVersion | None], unstorable: list[QuarantineItem]) -> int:
+    """Write a flush in one transaction; the number of quarantine rows new to the store."""
+    items = [*problems, *conflicts, *unstorable]
+    quarantine = quarantine_table(
+        items, [*([None] * len(problems)), *others, *([None] * len(unstorable))])
+    with transaction(con):
+        _insert_hands(con, rows)
+        added = _insert(con, "quarantine", quarantine, verb="INSERT OR IGNORE")
+        _check_quarantined(con, quarantine)
+        _insert(con, "raw_files", _files_table(pending.files), verb="INSERT OR REPLACE")
+    return added
+
+
+def _files_table(files: list[_FileDone]) -> pa.Table:
+    """The raw_files rows of the files a flush finishes (one statement for all)."""
+    return pa.table({
+        "source_file": pa.array([f.path for f in files], pa.string()),
+        "size_bytes": pa.array([f.size for f in files], pa.int64()),
+        "hands_read": pa.array([f.counts.hands for f in files], pa.int32()),
+        "quarantined": pa.array([f.counts.quarantined + f.counts.file_problems
+                                 for f in files], pa.int32()),
+        "resume_offset": pa.array([f.resume_offset for f in files], pa.int64()),
+        "resume_line": pa.array([f.resume_line for f in files], pa.int32()),
+        "sha256": pa.array([f.sha256 for f in files], pa.string()),
+        "content_bytes": pa.array([f.content_bytes for f in files], pa.int64()),
+        "file_problems": pa.array([f.counts.file_problems for f in files], pa.int32()),
+    })
+
+
+def _check_quarantined(con: duckdb.DuckDBPyConnection, rows: pa.Table) -> None:
+    """Every quarantine row of the flush is in the store (new, or there from before)."""
+    if rows.num_rows == 0:
+        return
+    keys = rows.select(["file", "line", "kind", "sha256"])
+    con.register("_ingest_keys", keys)
+    try:
+        found = con.execute(
+            "SELECT count(*) FROM (SELECT DISTINCT * FROM _ingest_keys) k "
+            "JOIN quarantine q USING (file, line, kind, sha256)").fetchall()[0][0]
+        wanted = con.execute(
+            "SELECT count(*) FROM (SELECT DISTINCT * FROM _ingest_keys)").fetchall()[0][0]
+    finally:
+        _unregister(con, "_ingest_keys")
+    if found != wanted:
+        raise ConservationError(f"{wanted:,} quarantine rows written but {found:,} in the store")
 
 
 def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
@@ -192,7 +377,7 @@ def _count(con: duckdb.DuckDBPyConnection, table: str) -> int:
     return int(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
 
 
-def _conflict(hand: Candidate, kept: StoredVersion) -> QuarantineItem:
+def _conflict(hand: _Hand, kept: StoredVersion) -> QuarantineItem:
     error = (
         f"line {hand.first_line}: hand {hand.hand_id} conflicts with the version "
         f"stored from {kept.file} line {kept.line} (same id, different text; "
@@ -210,34 +395,49 @@ def load_items(
     progress: Callable[[Progress], None] | None = None,
     files_total: int = 0,
     batch_size: int = BATCH_SIZE,
+    on_files: Callable[[list[HandReader]], None] | None = None,
 ) -> IngestSummary:
-    """Read every reader to its end and load what it yields (see the module docstring)."""
+    """Read every reader to its end and load what it yields (see the module docstring).
+
+    Batches span files (a transaction holds ``batch_size`` hands whatever the files);
+    ``on_files(readers)`` is told of the files each transaction completed, once it is
+    committed.
+    Raises :class:`~ingest.conservation.ConservationError` if a hand met is not
+    accounted for (after the batches before it are written).
+    """
     summary = summary if summary is not None else IngestSummary()
     pending = _Pending()
     for reader in readers:
-        read = quarantined = 0
+        counts = Conservation()  # what this file's read gave (unreadable ones only)
         for batch in read_batches(reader, min(batch_size, READ_SIZE)):
-            file_problems = [p for p in batch.problems if p.kind in _FILE_KINDS]
-            read += len(batch) - len(file_problems)
-            quarantined += len(batch.problems)
-            summary.problems += batch.problems
+            file_items = [p for p in batch.problems if p.is_file_item]
+            hand_items = len(batch.problems) - len(file_items)
+            counts.hands += len(batch.hands) + hand_items
+            counts.quarantined += hand_items
+            counts.file_problems += len(file_items)
+            summary.hands_read += len(batch.hands) + hand_items
+            summary.quarantined += hand_items
+            summary.file_problems += len(file_items)
+            summary.note(batch.problems)
             pending.add(batch)
             if pending.size >= batch_size:
-                _flush(con, pending, summary)
+                _flush(con, pending, summary, on_files)
                 pending = _Pending()
-                _report(progress, summary, files_total, reader.file, read)
+                _report(progress, summary, files_total, reader.file, 0)
+        if counts.hands != reader.chunks:
+            _flush(con, pending, summary, on_files)
+            raise ConservationError(
+                f"{reader.file}: the reader met {reader.chunks:,} hand(s) but "
+                f"{counts.hands:,} came out of it")
         summary.files += 1
-        summary.hands_read += read
-        summary.quarantined += quarantined
         size = reader.path.stat().st_size if reader.path.is_file() else None
-        pending.files.append(_FileDone(reader.file, size, read, quarantined,
-                                       reader.resume_offset, reader.resume_line))
+        pending.files.append(_FileDone(reader, reader.file, size, counts, reader.resume_offset,
+                                       reader.resume_line, reader.content_sha256,
+                                       reader.content_bytes))
         _report(progress, summary, files_total, reader.file, 0)
-    _flush(con, pending, summary)
+    _flush(con, pending, summary, on_files)
+    summary.conservation.check("after the ingest")
     return summary
-
-
-_FILE_KINDS = (ErrorKind.EMPTY_FILE, ErrorKind.UNREADABLE_FILE)
 
 
 def _report(progress: Callable[[Progress], None] | None, summary: IngestSummary, total: int,
@@ -255,8 +455,13 @@ def ingest_paths(
 ) -> IngestSummary:
     """Ingest files, folders and globs into the store ``db`` (a path or an open connection).
 
-    A connection given must not be inside a transaction: each batch opens its own.
+    Raises :class:`MissingPathError` before touching the store when a path names
+    nothing. A connection given must not be inside a transaction: each batch opens its own.
     """
+    paths = list(paths)
+    missing = missing_paths(paths)
+    if missing:
+        raise MissingPathError(missing)
     files = expand_paths(paths)
     if isinstance(db, duckdb.DuckDBPyConnection):
         con = db
@@ -265,8 +470,9 @@ def ingest_paths(
     else:
         con = connect(db)
     try:
-        return load_items(con, (HandReader(f) for f in files), progress=progress,
-                          files_total=len(files), batch_size=batch_size)
+        readers = (HandReader(f, name=canonical_name(f)) for f in files)
+        return load_items(con, readers, progress=progress, files_total=len(files),
+                          batch_size=batch_size)
     finally:
         if con is not db:
             con.close()

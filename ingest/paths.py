@@ -16,6 +16,26 @@ def is_log_name(name: str) -> bool:
     return name.lower().endswith(LOG_SUFFIXES)
 
 
+def _is_glob(text: str) -> bool:
+    return any(ch in text for ch in "*?[") and not Path(text).exists()
+
+
+def missing_paths(paths: Iterable[str | Path]) -> list[str]:
+    """The paths that name nothing: no such file or folder, or a glob matching nothing.
+
+    A mistyped path is a usage error (the commands exit 2 and store nothing), never
+    data: callers check this before they read or write anything.
+    """
+    missing = []
+    for given in paths:
+        text = str(given)
+        found = glob.glob(text, recursive=True) if _is_glob(text) else (
+            [text] if Path(text).exists() else [])
+        if not found:
+            missing.append(text)
+    return missing
+
+
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
     """The files named by ``paths``, in order, each once.
 
@@ -34,7 +54,7 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
 
     for given in paths:
         text = str(given)
-        if any(ch in text for ch in "*?[") and not Path(text).exists():
+        if _is_glob(text):
             for match in sorted(glob.glob(text, recursive=True)):
                 _add_path(Path(match), add)
         else:

@@ -1,11 +1,20 @@
 """Stream the hands of a log file: parsed records, or quarantine items.
 
-``read_path`` never raises on bad input: a hand that cannot be read becomes a
-:class:`QuarantineItem` (file, first line, hand id if known, error kind, precise
-error, raw text) and the rest of the file is still read. An empty, non-UTF-8 or
-unreadable file is reported the same way. The text form (plain or ``.gz``) and
-the JSON Lines form (``*.jsonl``, ``*.jsonl.gz``, one ``HandRecord`` dump a line)
-are both accepted.
+``read_path`` never raises, whatever the input: a hand that cannot be read becomes
+a :class:`QuarantineItem` (file, first line, hand id if known, error kind, precise
+error, raw text and, when the text is not exactly the bytes, the raw bytes) and the
+rest of the file is still read. A file that cannot be opened, an empty file, gzip
+data that is corrupt or cut, or an unforeseen failure of the reader itself is
+reported the same way, as an item of the file, after every hand before the fault.
+The text form (plain or ``.gz``) and the JSON Lines form (``*.jsonl``,
+``*.jsonl.gz``, one ``HandRecord`` dump a line) are both accepted.
+
+Sizes and values are bounded (``schemas.limits``, ``docs/limits.md``): a hand or a
+line too long is quarantined without being held whole in memory.
+
+Conservation: :attr:`HandReader.chunks` counts the hands (text chunks, non-blank
+JSON lines) the reader met; each of them is yielded as exactly one hand or one hand
+item, and file items come in addition.
 
 To follow a growing file, read it from a byte offset (``start_offset``,
 ``start_line``) with ``complete_only=True`` and continue next time from the
@@ -15,20 +24,22 @@ blank line are taken, so a hand being written is never cut.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import io
-import json
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TypeVar
 
+import pydantic_core
 from pydantic import ValidationError
 
-from ingest.chunks import Chunk, iter_chunks
-from ingest.errors import ErrorKind, HandParseError
+from ingest.chunks import BLOCK_SIZE, ByteStream, Chunk, iter_chunks
+from ingest.errors import FILE_KINDS, ErrorKind, HandParseError
 from ingest.parser import parse_hand
+from ingest.source import ByteSource
+from schemas.limits import MAX_HAND_BYTES, MAX_LINE_BYTES, MAX_LINE_NUMBER
 from schemas.records import HandRecord
 
 __all__ = [
@@ -49,6 +60,11 @@ class ParsedHand:
     #: Byte offset just after the hand in the (decompressed) file.
     end_offset: int
 
+    @property
+    def hand_id(self) -> str:
+        """The record's hand id."""
+        return self.record.hand_id
+
 
 @dataclass(frozen=True, slots=True)
 class QuarantineItem:
@@ -64,9 +80,18 @@ class QuarantineItem:
     line: int
     sha256: str | None = None
     end_offset: int = 0
+    #: The bytes as read, when ``raw_text`` is not exactly them (not UTF-8; cut at
+    #: MAX_HAND_BYTES: then these are the first MAX_HAND_BYTES bytes).
+    raw_bytes: bytes | None = None
+
+    @property
+    def is_file_item(self) -> bool:
+        """About a file (or its unreadable rest), not one hand."""
+        return self.kind in FILE_KINDS
 
 
 ReadItem = ParsedHand | QuarantineItem
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,20 +122,23 @@ def is_jsonl(path: str | Path) -> bool:
 
 def hand_id_in(text: str) -> str | None:
     """The ``Hand:`` id named in a hand's text, if any (for quarantine rows)."""
-    for line in text.split("\n"):
-        if line.startswith("Hand: "):
-            return line[6:].strip() or None
-    return None
-
-
-def _open(path: Path) -> BinaryIO:
-    if path.name.lower().endswith(".gz"):
-        return gzip.open(path, "rb")  # type: ignore[return-value]
-    return open(path, "rb")
+    if text.startswith("Hand: "):
+        at = 6
+    else:
+        at = text.find("\nHand: ")
+        if at < 0:
+            return None
+        at += 7
+    end = text.find("\n", at)
+    return text[at:end if end >= 0 else len(text)].strip() or None
 
 
 class HandReader:
-    """Iterate the hands of one file; see the module docstring for the options."""
+    """Iterate the hands of one file; see the module docstring for the options.
+
+    ``name`` is the file name the items carry (default: ``path`` as given; the store
+    passes the canonical path, so one file is one name however it was named).
+    """
 
     def __init__(
         self,
@@ -119,15 +147,22 @@ class HandReader:
         start_offset: int = 0,
         start_line: int = 1,
         complete_only: bool = False,
+        name: str | None = None,
     ) -> None:
         self.path = Path(path)
-        self.file = str(path)
+        self.file = name if name is not None else str(path)
         self.start_offset = start_offset
         self.start_line = start_line
         self.complete_only = complete_only
         #: Where the next read should start: after the last complete hand seen.
         self.resume_offset = start_offset
         self.resume_line = start_line
+        #: Hands met (text chunks, non-blank JSON lines): each is yielded as one item.
+        self.chunks = 0
+        #: The SHA-256 and size of the file's bytes on disk, once read to its end
+        #: (None when read from an offset or stopped early).
+        self.content_sha256: str | None = None
+        self.content_bytes = 0
 
     def __iter__(self) -> Iterator[ReadItem]:
         for item in self.items(raw=False):
@@ -135,45 +170,104 @@ class HandReader:
             yield item
 
     def items(self, *, raw: bool) -> Iterator[RawHand | ReadItem]:
-        """Every hand of the file; with ``raw``, text hands come unparsed (JSONL ones never)."""
-        try:
-            with _open(self.path) as stream:
-                if self.start_offset:
-                    stream.seek(self.start_offset)
-                if is_jsonl(self.path):
-                    yield from self._jsonl(stream)
-                elif raw:
-                    yield from self.iter_raw(stream)
-                else:
-                    yield from self.iter_text(stream)
-        except (OSError, EOFError, gzip.BadGzipFile) as exc:
-            yield self._file_problem(ErrorKind.UNREADABLE_FILE, f"cannot read file: {exc}")
+        """Every hand of the file; with ``raw``, text hands come unparsed (JSONL ones never).
 
-    def _file_problem(self, kind: ErrorKind, error: str) -> QuarantineItem:
-        return QuarantineItem(self.file, self.start_line, None, kind, error, "", self.start_line)
+        Never raises: whatever goes wrong ends as an item of the file, after every hand
+        read before it.
+        """
+        def body(source: ByteSource) -> Iterator[RawHand | ReadItem]:
+            if is_jsonl(self.path):
+                return self._jsonl(source)
+            return self.iter_raw(source) if raw else self.iter_text(source)
 
-    def iter_text(self, stream: BinaryIO) -> Iterator[ReadItem]:
+        return self.guarded(body)
+
+    def guarded(self, body: Callable[[ByteSource], Iterator[T]]) -> Iterator[T | QuarantineItem]:
+        """Run ``body`` over the file's bytes; a fault of the file (or a bug of the reader)
+        ends as an item of the file after everything ``body`` yielded."""
+        with ByteSource(self.path, start_offset=self.start_offset) as source:
+            try:
+                yield from body(source)
+            except Exception as exc:  # a bug of the reader: the file says so, the run goes on
+                yield self._file_problem(
+                    ErrorKind.READER_ERROR,
+                    f"the reader failed after byte {source.position:,} ({type(exc).__name__}: "
+                    f"{exc}); the rest of the file is not read")
+                return
+            if source.fault is not None:
+                yield self._file_problem(source.fault.kind, source.fault.message)
+            elif not self.start_offset:
+                self.content_sha256, self.content_bytes = source.sha256, source.disk_bytes
+
+    def _file_problem(self, kind: ErrorKind, error: str, line: int | None = None
+                      ) -> QuarantineItem:
+        at = self.start_line if line is None else line
+        return QuarantineItem(self.file, at, None, kind, error, "", at)
+
+    def iter_text(self, stream: ByteStream) -> Iterator[ReadItem]:
         """Read the text form from ``stream`` (positioned at ``start_offset``)."""
         for item in self.iter_raw(stream):
             yield item if isinstance(item, QuarantineItem) else parse_raw(item)
 
-    def iter_raw(self, stream: BinaryIO) -> Iterator[RawHand | QuarantineItem]:
+    def iter_raw(self, stream: ByteStream) -> Iterator[RawHand | QuarantineItem]:
         """The text form's hands, decoded and hashed but not parsed yet."""
-        seen = False
         for chunk in iter_chunks(stream, start_offset=self.start_offset,
                                  start_line=self.start_line):
-            if self.complete_only and not chunk.terminated:
-                break
-            seen = True
-            yield self._raw_hand(chunk)
-            self.resume_offset = chunk.end_offset
-            self.resume_line = chunk.first_line + chunk.data.count(b"\n") + 1
-        if not seen and not self.start_offset:
-            yield self._file_problem(ErrorKind.EMPTY_FILE, "file holds no hand")
+            item, stop = self.take(chunk, stream)
+            if item is not None:
+                yield item
+            if stop:
+                return
+        item = self.finish(stream)
+        if item is not None:
+            yield item
+
+    def take(self, chunk: Chunk, stream: ByteStream
+             ) -> tuple[RawHand | QuarantineItem | None, bool]:
+        """What the chunk is (a hand to parse, or an item), and whether reading stops.
+
+        The one place that decides, for every way the text form is read: the file's line
+        bound, a hand the file's data stops in, a last hand not complete yet
+        (``complete_only``); it counts the hand met and moves the resume point.
+        """
+        next_line = chunk.next_line
+        if next_line - 1 > MAX_LINE_NUMBER:
+            return self._too_many_lines(chunk.first_line), True
+        cut = not chunk.terminated and getattr(stream, "fault", None) is not None
+        if self.complete_only and not chunk.terminated and not cut:
+            return None, True
+        self.chunks += 1
+        self.resume_offset = chunk.end_offset
+        self.resume_line = next_line
+        return (self._cut_hand(chunk) if cut else self._raw_hand(chunk)), False
+
+    def finish(self, stream: ByteStream) -> QuarantineItem | None:
+        """The item that ends a text file's reading: an empty file says so."""
+        if not self.chunks and not self.start_offset and getattr(stream, "fault", None) is None:
+            return self._file_problem(ErrorKind.EMPTY_FILE, "file holds no hand")
+        return None
+
+    def judge(self, chunk: Chunk, stream: ByteStream) -> tuple[ReadItem | None, bool]:
+        """:meth:`take`, then the reference parser: the hand's record or its item."""
+        item, stop = self.take(chunk, stream)
+        return (parse_raw(item) if isinstance(item, RawHand) else item), stop
+
+    def _too_many_lines(self, line: int) -> QuarantineItem:
+        return self._file_problem(
+            ErrorKind.TOO_MANY_LINES,
+            f"the file has more than {MAX_LINE_NUMBER:,} lines; nothing from line "
+            f"{min(line, MAX_LINE_NUMBER):,} on is read", min(line, MAX_LINE_NUMBER))
 
     def _raw_hand(self, chunk: Chunk) -> RawHand | QuarantineItem:
+        if chunk.oversize:
+            return self._oversize(chunk)
+        data = chunk.data
+        if len(data) > MAX_LINE_BYTES:
+            long = _long_line(data)
+            if long is not None:
+                return self._line_too_long(chunk, *long)
         try:
-            text = chunk.data.decode("utf-8")
+            text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             return self._not_utf8(chunk, exc)
         # The hash is of the text with \n line ends, so a CRLF copy is a duplicate.
@@ -181,41 +275,89 @@ class HandReader:
             text = text.replace("\r\n", "\n")
         return RawHand(text, sha256_text(text), self.file, chunk)
 
+    def _item(self, chunk: Chunk, kind: ErrorKind, error: str, line: int,
+              raw_bytes: bytes | None) -> QuarantineItem:
+        """A hand item whose text is the chunk's bytes decoded leniently."""
+        text = chunk.data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+        exact = raw_bytes is None or raw_bytes == text.encode("utf-8")
+        return QuarantineItem(self.file, chunk.first_line, hand_id_in(text), kind, error, text,
+                              line, sha256_text(text), chunk.end_offset,
+                              None if exact else raw_bytes)
+
+    def _oversize(self, chunk: Chunk) -> QuarantineItem:
+        error = (f"line {chunk.first_line}: a hand of {chunk.oversize:,} bytes without a blank "
+                 f"line (at most {MAX_HAND_BYTES:,}); its first {MAX_HAND_BYTES:,} bytes are "
+                 f"kept (file bytes {chunk.start_offset:,}..{chunk.end_offset:,})")
+        return self._item(chunk, ErrorKind.HAND_TOO_LONG, error, chunk.first_line, chunk.data)
+
+    def _line_too_long(self, chunk: Chunk, index: int, size: int) -> QuarantineItem:
+        line = chunk.first_line + index
+        error = f"line {line}: a line of {size:,} bytes (at most {MAX_LINE_BYTES:,})"
+        return self._item(chunk, ErrorKind.LINE_TOO_LONG, error, line, chunk.data)
+
+    def _cut_hand(self, chunk: Chunk) -> QuarantineItem:
+        """The hand the file's readable data stops in (the fault is reported after it)."""
+        error = (f"line {chunk.first_line}: the file's data stops inside this hand "
+                 f"(after file byte {chunk.end_offset:,}); see the file's {ErrorKind.BAD_GZIP} "
+                 "or unreadable_file item")
+        return self._item(chunk, ErrorKind.TRUNCATED, error, chunk.first_line, chunk.data)
+
     def _not_utf8(self, chunk: Chunk, exc: UnicodeDecodeError) -> QuarantineItem:
         line = chunk.first_line + chunk.data.count(b"\n", 0, exc.start)
-        text = chunk.data.decode("utf-8", errors="replace").replace("\r\n", "\n")
         bad = chunk.data[exc.start : exc.end]
         error = (f"line {line}: not UTF-8 (byte {bad!r} at file offset "
                  f"{chunk.start_offset + exc.start})")
-        return QuarantineItem(self.file, chunk.first_line, hand_id_in(text), ErrorKind.ENCODING,
-                              error, text, line, sha256_text(text), chunk.end_offset)
+        return self._item(chunk, ErrorKind.ENCODING, error, line, chunk.data)
 
-    def _jsonl(self, stream: BinaryIO) -> Iterator[ReadItem]:
+    def _jsonl(self, source: ByteSource) -> Iterator[ReadItem]:
         offset, line, seen = self.start_offset, self.start_line - 1, False
-        for raw in stream:
+        for data, size, newline in _json_lines(source):
             line += 1
-            offset += len(raw)
-            if self.complete_only and not raw.endswith(b"\n"):
+            offset += size
+            if line > MAX_LINE_NUMBER:
+                yield self._too_many_lines(line)
+                return
+            if not newline and (self.complete_only or source.fault is not None):
+                if source.fault is not None and data.strip():
+                    self.chunks += 1
+                    yield self._json_item(data, line, offset, ErrorKind.TRUNCATED,
+                                          f"line {line}: the file's data stops inside this "
+                                          "line; see the file's item")
                 break
-            data = raw.rstrip(b"\r\n")
-            if data.strip():
+            if size > MAX_HAND_BYTES + 2:
                 seen = True
-                yield self._json_hand(data, line, offset)
+                self.chunks += 1
+                yield self._json_item(data, line, offset, ErrorKind.HAND_TOO_LONG,
+                                      f"line {line}: a JSON line of {size:,} bytes (at most "
+                                      f"{MAX_HAND_BYTES:,}); its first {MAX_HAND_BYTES:,} bytes "
+                                      "are kept")
+            elif data.strip():
+                seen = True
+                self.chunks += 1
+                yield self._json_hand(data.rstrip(b"\r\n"), line, offset)
             self.resume_offset, self.resume_line = offset, line + 1
-        if not seen and not self.start_offset:
+        if not seen and not self.start_offset and source.fault is None:
             yield self._file_problem(ErrorKind.EMPTY_FILE, "file holds no hand")
+
+    def _json_item(self, data: bytes, line: int, end: int, kind: ErrorKind, error: str
+                   ) -> QuarantineItem:
+        data = data[:MAX_HAND_BYTES]
+        text = data.decode("utf-8", errors="replace")
+        exact = text.encode("utf-8") == data
+        return QuarantineItem(self.file, line, None, kind, error, text, line, sha256_text(text),
+                              end, None if exact else data)
 
     def _json_hand(self, data: bytes, line: int, end: int) -> ReadItem:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            text = data.decode("utf-8", errors="replace")
-            return QuarantineItem(self.file, line, None, ErrorKind.ENCODING,
-                                  f"line {line}: not UTF-8 at column {exc.start + 1}", text, line,
-                                  sha256_text(text), end)
+            return self._json_item(data, line, end, ErrorKind.ENCODING,
+                                   f"line {line}: not UTF-8 at column {exc.start + 1}")
         digest = sha256_text(text)
         try:
-            record = HandRecord.model_validate_json(text)
+            # Strict: a JSON number is an integer as written (no "12", 12.0, true or
+            # "1_000" for 12 or 1000): one alphabet with the text form.
+            record = HandRecord.model_validate_json(text, strict=True)
         except ValidationError as exc:
             kind = ErrorKind.BAD_JSON if _json_syntax(exc) else ErrorKind.INVALID_RECORD
             error = f"line {line}: " + "; ".join(
@@ -223,7 +365,58 @@ class HandReader:
             )
             return QuarantineItem(self.file, line, _json_hand_id(text), kind, error, text, line,
                                   digest, end)
+        except Exception as exc:  # a bug: the hand is kept, the run goes on
+            return QuarantineItem(self.file, line, _json_hand_id(text), ErrorKind.READER_ERROR,
+                                  f"line {line}: the reader failed ({type(exc).__name__}: "
+                                  f"{exc})", text, line, digest, end)
         return ParsedHand(record, text, digest, self.file, line, end)
+
+
+def _json_lines(stream: ByteSource) -> Iterator[tuple[bytes, int, bool]]:
+    """The lines of ``stream``: (the line's bytes, up to MAX_HAND_BYTES + 2 of them, with
+    its line end; its full size; whether it ends with a line end)."""
+    buffer = b""
+    while True:
+        block = stream.read(BLOCK_SIZE)
+        buffer += block
+        start = 0
+        while (end := buffer.find(b"\n", start)) >= 0:
+            yield buffer[start:end + 1], end + 1 - start, True
+            start = end + 1
+        buffer = buffer[start:]
+        if not block:
+            break
+        if len(buffer) > MAX_HAND_BYTES + 2:  # a line too long: stream past its rest
+            keep, size = buffer[:MAX_HAND_BYTES + 3], len(buffer)
+            while True:
+                block = stream.read(BLOCK_SIZE)
+                end = block.find(b"\n")
+                if end >= 0 or not block:
+                    size += end + 1 if end >= 0 else 0
+                    yield keep, size, end >= 0
+                    buffer = block[end + 1:] if end >= 0 else b""
+                    break
+                size += len(block)
+            if not block:
+                return
+    if buffer:
+        yield buffer, len(buffer), False
+
+
+def _long_line(data: bytes) -> tuple[int, int] | None:
+    """The first line of ``data`` longer than MAX_LINE_BYTES: (its index, its length)."""
+    start = 0
+    for index, end in enumerate(_line_ends(data)):
+        if end - start > MAX_LINE_BYTES:
+            return index, end - start
+        start = end + 1
+    return None
+
+
+def _line_ends(data: bytes) -> Iterator[int]:
+    for match in re.finditer(rb"\n", data):
+        yield match.start()
+    yield len(data)
 
 
 def parse_raw(raw: RawHand) -> ParsedHand | QuarantineItem:
@@ -237,6 +430,12 @@ def parse_raw(raw: RawHand) -> ParsedHand | QuarantineItem:
             kind, error = ErrorKind.TRUNCATED, f"{error}; the file ends inside this hand"
         return QuarantineItem(raw.file, chunk.first_line, hand_id_in(raw.text), kind, error,
                               raw.text, exc.line, raw.sha256, chunk.end_offset)
+    except Exception as exc:  # a bug of the parser: the hand is kept, the run goes on
+        error = (f"line {chunk.first_line}: the parser failed on this hand "
+                 f"({type(exc).__name__}: {exc})")
+        return QuarantineItem(raw.file, chunk.first_line, hand_id_in(raw.text),
+                              ErrorKind.READER_ERROR, error, raw.text, chunk.first_line,
+                              raw.sha256, chunk.end_offset)
     return ParsedHand(record, raw.text, raw.sha256, raw.file, chunk.first_line, chunk.end_offset)
 
 
@@ -256,8 +455,8 @@ def _json_syntax(exc: ValidationError) -> bool:
 
 
 def _json_hand_id(text: str) -> str | None:
-    try:
-        value = json.loads(text)
+    try:  # the JSON parser pydantic uses: nesting is bounded, nothing recurses in Python
+        value = pydantic_core.from_json(text)
     except ValueError:
         return None
     hand_id = value.get("hand_id") if isinstance(value, dict) else None
@@ -289,6 +488,8 @@ def read_chunk(path: str, chunk: Chunk) -> ParsedHand | QuarantineItem:
     cut off at the end of its file is judged as it is in the file.
     """
     reader = HandReader(path, start_offset=chunk.start_offset, start_line=chunk.first_line)
+    if chunk.oversize:
+        return reader._oversize(chunk)
     ending = b"\n\n" if chunk.terminated else b"\n" if chunk.newline else b""
     got = next(iter(reader.iter_text(io.BytesIO(chunk.data + ending))))
     assert not isinstance(got, RawHand)

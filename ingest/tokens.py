@@ -10,20 +10,29 @@ from __future__ import annotations
 import re
 
 from ingest.errors import ErrorKind, HandParseError
+from schemas.limits import AMOUNT_DIGITS, COUNT_DIGITS, MAX_COUNT, MAX_SEAT, MIN_SEAT
 from schemas.records import CARD_CODES
 
 _CARDS = frozenset(CARD_CODES)
-#: At most 13 digits before the point, so every amount fits a BIGINT of cents.
-_AMOUNT = re.compile(r"(\d{1,13})(?:\.(\d{1,2}))?")
+# ASCII digits only ([0-9], never \d): the format's alphabet is ASCII. A number with more
+# digits than its bound is well-formed but out of range (schemas.limits).
+_AMOUNT = re.compile(r"([0-9]+)(?:\.([0-9]{1,2}))?")
 AMOUNT_EXPECTED = (
-    "a non-negative amount with at most two decimals (and 13 digits), e.g. 10 or 2.50"
+    f"a non-negative amount with at most two decimals and {AMOUNT_DIGITS} digits before "
+    "the point, e.g. 10 or 2.50"
 )
+COUNT_EXPECTED = f"an integer from 1 to {MAX_COUNT:,}"
 CARD_EXPECTED = "a card: rank 2-9TJQKA + suit cdhs, Jk or ??"
+
+
+def _is_digits(text: str) -> bool:
+    """ASCII digits only (``str.isdigit`` alone also takes ``１`` or ``٣``)."""
+    return text.isascii() and text.isdigit()
 
 
 def parse_amount(text: str, line: int) -> int:
     """Parse ``10`` / ``2.5`` / ``2.50`` into integer cents."""
-    if text.isdigit() and text.isascii() and len(text) <= 13:
+    if _is_digits(text) and len(text) <= AMOUNT_DIGITS:
         return int(text) * 100
     match = _AMOUNT.fullmatch(text) if text.isascii() else None
     if match is None:
@@ -31,7 +40,15 @@ def parse_amount(text: str, line: int) -> int:
             "bad amount", line=line, token=text, expected=AMOUNT_EXPECTED, kind=ErrorKind.BAD_AMOUNT
         )
     whole, frac = match.groups()
+    if len(whole) > AMOUNT_DIGITS:
+        raise HandParseError("amount out of range", line=line, token=shorten(text),
+                             expected=AMOUNT_EXPECTED, kind=ErrorKind.OUT_OF_RANGE)
     return int(whole) * 100 + (int(frac.ljust(2, "0")) if frac else 0)
+
+
+def shorten(token: str, keep: int = 40) -> str:
+    """A token for an error message: a number of thousands of digits is cut."""
+    return token if len(token) <= keep else f"{token[:keep]}... ({len(token):,} characters)"
 
 
 def format_amount(cents: int) -> str:
@@ -71,18 +88,22 @@ def format_cards(cards: tuple[str, ...]) -> str:
 
 def parse_seat_number(text: str, line: int) -> int:
     """Parse the N of ``Seat N`` (1..10)."""
-    if text.isdigit() and text.isascii():
+    if _is_digits(text) and len(text) <= 10:  # leading zeros were always read
         number = int(text)
-        if 1 <= number <= 10:
+        if MIN_SEAT <= number <= MAX_SEAT:
             return number
     raise HandParseError(
-        "bad seat number", line=line, token=text, expected="a seat number 1..10",
+        "bad seat number", line=line, token=shorten(text), expected="a seat number 1..10",
         kind=ErrorKind.BAD_SEAT,
     )
 
 
 def parse_count(text: str, line: int, what: str) -> int:
-    """Parse a positive integer such as ``Jackpot`` or a side pot number."""
-    if text.isdigit() and text.isascii() and int(text) >= 1:
-        return int(text)
-    raise HandParseError(f"bad {what}", line=line, token=text, expected="an integer >= 1")
+    """Parse a positive integer such as ``Jackpot`` or a side pot number (1..MAX_COUNT)."""
+    if _is_digits(text):
+        if len(text) > COUNT_DIGITS:
+            raise HandParseError(f"{what} out of range", line=line, token=shorten(text),
+                                 expected=COUNT_EXPECTED, kind=ErrorKind.OUT_OF_RANGE)
+        if int(text) >= 1:
+            return int(text)
+    raise HandParseError(f"bad {what}", line=line, token=shorten(text), expected=COUNT_EXPECTED)

@@ -34,23 +34,28 @@ def validate_paths(files: Iterable[str | Path]) -> ValidationReport:
     first: dict[str, tuple[str, str, int]] = {}
     for path in files:
         report.files += 1
-        for batch in read_batches(HandReader(path), BATCH_SIZE):
+        reader = HandReader(path)
+        for batch in read_batches(reader, BATCH_SIZE):
             for problem in batch.problems:
                 report.problems.append(problem)
-                report.hands += problem.kind not in (ErrorKind.EMPTY_FILE,
-                                                     ErrorKind.UNREADABLE_FILE)
-            for item in batch.candidates:
+                report.hands += not problem.is_file_item
+            raw = batch.hands.raw
+            ids, shas = raw.column("hand_id").to_pylist(), raw.column("sha256").to_pylist()
+            lines = raw.column("first_line").to_pylist()
+            for row in sorted(range(len(ids)), key=lines.__getitem__):  # reading order
+                hand_id, sha256, first_line = ids[row], shas[row], lines[row]
                 report.hands += 1
-                seen = first.get(item.hand_id)
+                seen = first.get(hand_id)
                 if seen is None:
-                    first[item.hand_id] = (item.sha256, item.file, item.first_line)
-                elif seen[0] == item.sha256:
+                    first[hand_id] = (sha256, reader.file, first_line)
+                elif seen[0] == sha256:
                     report.duplicates += 1
                 else:
+                    values = raw.slice(row, 1).to_pylist()[0]
                     report.problems.append(QuarantineItem(
-                        item.file, item.first_line, item.hand_id, ErrorKind.CONFLICT,
-                        f"line {item.first_line}: hand {item.hand_id} conflicts with "
+                        reader.file, first_line, hand_id, ErrorKind.CONFLICT,
+                        f"line {first_line}: hand {hand_id} conflicts with "
                         f"{seen[1]} line {seen[2]} (same id, different text)",
-                        item.raw_text, item.first_line, item.sha256, item.end_offset,
+                        values["raw_text"], first_line, sha256, values["end_offset"],
                     ))
     return report

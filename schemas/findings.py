@@ -26,6 +26,19 @@ class Severity(StrEnum):
         return {"critical": 2, "major": 1, "minor": 0}[self.value]
 
 
+class FailOn(StrEnum):
+    """The least severity of a finding that makes a command exit 1 (``--fail-on``)."""
+
+    CRITICAL = "critical"
+    MAJOR = "major"
+    MINOR = "minor"
+    NEVER = "never"
+
+    def reached_by(self, severity: str) -> bool:
+        """Whether a finding of ``severity`` is at or above this threshold."""
+        return self is not FailOn.NEVER and Severity(severity).rank >= Severity(self.value).rank
+
+
 class Finding(BaseModel):
     """One rule broken at one line of one hand (or one deal of a table's sequence)."""
 
@@ -38,6 +51,13 @@ class Finding(BaseModel):
     table_id: str = Field(description="The hand's table.")
     line: int | None = Field(
         default=None, description="Line number in the source file of the offending line."
+    )
+    lines: list[int] = Field(
+        default_factory=list,
+        description=(
+            "Every line the finding is about, ascending: the offender's own line(s) and the "
+            "line where the fault became certain (``line`` is among them)."
+        ),
     )
     action_index: int | None = Field(
         default=None, description="Index of the offending action within the hand."
@@ -60,3 +80,19 @@ class Unverifiable(BaseModel):
     table_id: str
     seat: int | None = None
     reason: str = Field(description="What evidence is missing, e.g. `seat 3 dealt cards ??`.")
+
+
+
+def finding_key(hand_id: str, code: str, action_index: int | None, seat: int | None) -> str:
+    """A finding's identity, independent of the file's line numbers: ``hand|code|index|seat``.
+
+    Two findings of one code in one hand are the same finding when they name the same
+    action (its index in the hand) and the same seat (``-`` for none). A baseline
+    (``openers check --baseline``) matches on it, so a log exported again with other
+    line numbers, or its hands in another order, still matches, and so does a message
+    reworded or evidence renamed; reviews are filed under it (the ``mart_findings``
+    view builds the same string in SQL).
+    """
+    index = "-" if action_index is None else str(int(action_index))
+    seat_text = "-" if seat is None else str(int(seat))
+    return f"{hand_id}|{code}|{index}|{seat_text}"

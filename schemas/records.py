@@ -19,6 +19,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from schemas.limits import MAX_CENTS, MAX_COUNT, MAX_LINE_NUMBER, MAX_SEAT, MIN_SEAT, time_problem
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 JOKER = "Jk"
@@ -44,9 +46,24 @@ Cards = tuple[Card, ...]
 
 #: Identifiers of hands, tables (``[A-Za-z0-9._-]+``).
 Identifier = Annotated[str, Field(pattern=r"^[A-Za-z0-9._-]+$", min_length=1)]
-#: Exact money: integer cents, never negative.
-Cents = Annotated[int, Field(ge=0)]
-SeatNumber = Annotated[int, Field(ge=1, le=10)]
+#: Exact money: integer cents, never negative, at most ``schemas.limits.MAX_CENTS``.
+Cents = Annotated[int, Field(ge=0, le=MAX_CENTS)]
+SeatNumber = Annotated[int, Field(ge=MIN_SEAT, le=MAX_SEAT)]
+#: A count of the format (``Jackpot``, a side pot's number): 1..MAX_COUNT.
+Count = Annotated[int, Field(ge=1, le=MAX_COUNT)]
+#: A line number or position in a file (0: unknown).
+LineNumber = Annotated[int, Field(ge=0, le=MAX_LINE_NUMBER)]
+
+
+def check_time(moment: datetime) -> datetime:
+    """Return ``moment`` if it is a ``Time`` the format allows (``schemas.limits``)."""
+    problem = time_problem(moment)
+    if problem is not None:
+        raise ValueError(f"time {moment.isoformat()}: {problem}")
+    return moment
+
+
+Time = Annotated[datetime, AfterValidator(check_time)]
 
 
 class Game(StrEnum):
@@ -158,8 +175,8 @@ class Action(BaseModel):
 
     model_config = _FROZEN
 
-    index: int = Field(ge=0, description="Position of this line among the hand's action lines.")
-    line: int = Field(ge=0, description="Line number in the source file (1-based; 0 if unknown).")
+    index: LineNumber = Field(description="Position of this line among the hand's action lines.")
+    line: LineNumber = Field(description="Line number in the source file (1-based; 0 if unknown).")
     section: Section = Field(description="The section the line appears in.")
     actor: Actor = Field(description="Who wrote the line: a seat, the dealer or the floor.")
     verb: Verb = Field(description="What the line does.")
@@ -191,8 +208,8 @@ class Action(BaseModel):
         default=None, description="The cards received in `discards [..] draws [..]`."
     )
     all_in: bool = Field(default=False, description="The line ends with `and is all-in`.")
-    side_pot: int | None = Field(
-        default=None, ge=1, description="K of `collects X from side pot K`; None for the main pot."
+    side_pot: Count | None = Field(
+        default=None, description="K of `collects X from side pot K`; None for the main pot."
     )
     reading: str | None = Field(
         default=None, description="The READING of `shows [..] (READING)`, verbatim."
@@ -206,7 +223,7 @@ class HandRecord(BaseModel):
     model_config = _FROZEN
 
     hand_id: Identifier = Field(description="`Hand`: unique per cardroom.")
-    time: datetime = Field(description="`Time`: when the deal began, with its UTC offset.")
+    time: Time = Field(description="`Time`: when the deal began, with its UTC offset.")
     room: str | None = Field(default=None, description="`Room`: the cardroom, free text.")
     table_id: Identifier = Field(description="`Table`: the table id.")
     dealer_id: str | None = Field(default=None, description="`Dealer`: the dealer in the box.")
@@ -216,8 +233,8 @@ class HandRecord(BaseModel):
     ante: Cents = Field(description="`Ante`: each player's ante for this deal, in cents.")
     joker: bool = Field(default=False, description="`Joker`: a 53-card deck with the joker.")
     button: SeatNumber = Field(description="`Button`: the button's seat.")
-    jackpot: int = Field(
-        default=1, ge=1, description="`Jackpot`: which consecutive deal of one unopened pot."
+    jackpot: Count = Field(
+        default=1, description="`Jackpot`: which consecutive deal of one unopened pot."
     )
     openers: Openers | None = Field(
         default=None,
@@ -238,11 +255,11 @@ class HandRecord(BaseModel):
         default=None,
         description="RESULT `Passed out: carried X`: X chips left for the table's next deal.",
     )
-    first_line: int = Field(
-        default=0, ge=0, description="Line number of the hand's first line in its source file."
+    first_line: LineNumber = Field(
+        default=0, description="Line number of the hand's first line in its source file."
     )
-    result_line: int = Field(
-        default=0, ge=0, description="Line number of the RESULT `Pot:` line (0 if unknown)."
+    result_line: LineNumber = Field(
+        default=0, description="Line number of the RESULT `Pot:` line (0 if unknown)."
     )
 
     def seat_numbers(self) -> tuple[int, ...]:

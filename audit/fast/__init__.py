@@ -11,6 +11,6 @@ the reference parser and engine, which alone write findings. Certifying is
 conservative by design: a false "needs the engine" costs time, never a finding.
 """
 
-from audit.fast.cache import ensure_fresh
+from ingest.scan.cache import configure
 
-ensure_fresh()
+configure()  # before any module of the fast path hands numba a function to cache

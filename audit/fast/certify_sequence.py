@@ -90,7 +90,10 @@ SF_COLUMNS = 9
 F_OK = 0  # 0: a seat number outside 1..10 or a repeated seat line: leave to the reference
 F_MISDEAL = 1
 F_POSITIVE_ANTE = 2  # some ANTES line took chips (J501)
-F_COUNT = 3
+#: A PENALTY line, or a seat's chips past its antes (a bet, call, raise or open): the
+#: deal may leave forfeited money in a carried pot (J506's superset of ``forfeited``).
+F_MAY_FORFEIT = 3
+F_COUNT = 4
 
 
 @njit(cache=True, nogil=True)
@@ -137,6 +140,7 @@ def _deal_facts(hands: IntArray, seats: IntArray, events: IntArray, row: int,
         elif verb == V_MISDEAL:
             facts[F_MISDEAL] = 1
         elif verb == V_PENALTY:
+            facts[F_MAY_FORFEIT] = 1
             if not by_seat:
                 table[n, SF_PENALTIES] += amount
         elif verb == V_FALSE_OPENERS and n > 0:
@@ -145,6 +149,8 @@ def _deal_facts(hands: IntArray, seats: IntArray, events: IntArray, row: int,
                 table[n, SF_LATE_FALSE_OPENER] = 1
         if by_seat and verb in _PUTS_CHIPS:
             spent[n] += max(amount, events[e, E_TO_AMOUNT])
+            if verb != V_ANTES and max(amount, events[e, E_TO_AMOUNT]) > 0:
+                facts[F_MAY_FORFEIT] = 1
     for n in range(1, _SLOTS):
         if not table[n, SF_PRESENT]:
             # Lines of an empty seat touch no seat state in the replay.
@@ -204,11 +210,13 @@ def _seat_changed(now: IntArray, then: IntArray) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def _ineligible_dealt_in(now: IntArray, then: IntArray) -> bool:
-    """J506: a seat dealt in now was not dealt in then, or may be an all-in false opener.
+def _ineligible_dealt_in(now: IntArray, then: IntArray, may_forfeit: bool) -> bool:
+    """J506: a seat dealt in now may be an all-in false opener, or, where the deal
+    before may have left forfeited money, was not dealt in then.
 
     R-JB 5 bars a false opener that declared all-in; a ruled seat that may have been
     all-in at any point is taken as barred (a superset: the replay is not at hand).
+    A carried pot of antes alone bars no newcomer (R-DH 11).
     """
     for n in range(1, _SLOTS):
         if not (now[n, SF_PRESENT] and now[n, SF_DEALT]):
@@ -220,7 +228,25 @@ def _ineligible_dealt_in(now: IntArray, then: IntArray) -> bool:
                     return True
                 if then[m, SF_DEALT]:
                     involved = True
-        if not involved:
+        if may_forfeit and not involved:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _late_false_opener(table: IntArray) -> bool:
+    """A seat of the deal was ruled a false opener once the draw had begun."""
+    count = 0
+    for n in range(1, _SLOTS):
+        count += table[n, SF_PRESENT] and table[n, SF_LATE_FALSE_OPENER]
+    return count > 0
+
+
+@njit(cache=True, nogil=True)
+def _unpenalised(table: IntArray, due: int) -> bool:
+    """J508: a seat ruled a false opener after the draw paid less than ``due``."""
+    for n in range(1, _SLOTS):
+        if table[n, SF_PRESENT] and table[n, SF_LATE_FALSE_OPENER] and table[n, SF_PENALTIES] < due:
             return True
     return False
 
@@ -267,6 +293,10 @@ def certify_sequence(hands: IntArray, seats: IntArray, events: IntArray, cards: 
         if (hands[row, H_GAME] == GAME_JACKS_OR_BETTER and openers != OPENERS_ABSENT
                 and openers != _openers_for(jackpot, progression, cycle)):
             continue
+        # J508 (L-33): every seat ruled a false opener after the draw (the original
+        # opener among them) paid the double ante in this very deal.
+        if penalty_antes != 0 and _unpenalised(now, penalty_antes * deal_ante):
+            continue
         if before < 0:
             # J507 on a first deal: the ante is judged, and a fattener that would change
             # the verdict makes the deal unverifiable.
@@ -304,7 +334,8 @@ def certify_sequence(hands: IntArray, seats: IntArray, events: IntArray, cards: 
         # J505, J506: while chips are carried nobody moves and nobody new is dealt in.
         if left != 0 and not (_unique_players(now) and _unique_players(then)):
             continue
-        if left != 0 and (_seat_changed(now, then) or _ineligible_dealt_in(now, then)):
+        if left != 0 and (_seat_changed(now, then)
+                          or _ineligible_dealt_in(now, then, then_facts[F_MAY_FORFEIT] != 0)):
             continue
         # J507: every seat dealt in anted in full (the fattener after a passed-out deal).
         if not past_limit:
@@ -313,18 +344,11 @@ def certify_sequence(hands: IntArray, seats: IntArray, events: IntArray, cards: 
                 due = max(deal_ante, fattening)
             if _short_seats(due, now):
                 continue
-        # J508 (L-33): every seat ruled a false opener after the draw (the original
-        # opener among them) paid the penalty, and the pot carried on as the next jack-pot.
-        if penalty_antes != 0 or rejackpot != 0:
-            due_penalty = penalty_antes * hands[before, H_ANTE]
+        # J508's other half (L-33): after a seat ruled a false opener after the draw
+        # (the original opener among them), the pot carried on as the next jack-pot.
+        if rejackpot != 0:
             carried_on = carried_out_before >= 0 and jackpot == hands[before, H_JACKPOT] + 1
-            unpunished = False
-            for n in range(1, _SLOTS):
-                if then[n, SF_PRESENT] and then[n, SF_LATE_FALSE_OPENER] and (
-                        then[n, SF_PENALTIES] < due_penalty
-                        or (rejackpot != 0 and not carried_on)):
-                    unpunished = True
-            if unpunished:
+            if not carried_on and _late_false_opener(then):
                 continue
         out[k] = 1
     return out

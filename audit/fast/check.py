@@ -12,7 +12,7 @@ through the reference path (:func:`audit.batch.reference_check_paths`).
 
 from __future__ import annotations
 
-import gzip
+import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -81,8 +81,9 @@ class _Runner:
 def fast_check_paths(paths: Iterable[str | Path], profile: Profile, workers: int,
                      unit_bytes: int = UNIT_BYTES) -> CheckReport:
     """Audit every hand of ``paths``; the same report as the reference path."""
-    plan = plan_units(paths, unit_bytes)
-    with _Runner(workers, profile) as run:
+    with tempfile.TemporaryDirectory(prefix="openers-check-") as spill, \
+            _Runner(workers, profile) as run:
+        plan = plan_units(paths, unit_bytes, Path(spill))
         return _check(plan, run, profile, workers)
 
 
@@ -91,16 +92,21 @@ def _check(plan: Plan, run: _Runner, profile: Profile, workers: int) -> CheckRep
     others = list(plan.others)
     report = CheckReport()
     by_key: dict[Key, AuditResult] = {}
+    # A file none of whose units holds a hand (empty, or unreadable) is the reference's.
+    with_hands = {part.unit.file for part in parts if not part.empty}
     for part in parts:
         if part.empty:
-            others.append(part.unit.path)
+            if part.unit.file not in with_hands and part.unit.path not in others:
+                others.append(part.unit.path)
             continue
         report.problems.extend(part.problems)
         report.hands += int(part.deals[:, D_DEAL].sum())
         for row, result in part.results.items():
             by_key[(part.unit.file, int(part.deals[row, D_FIRST_LINE]))] = result
     if sequence_rules(profile):
-        _pair_across_units(plan.files, parts, run, by_key)
+        _pair_across_units(plan.files, parts, run, by_key, plan.sources)
+    for (file, first_line), result in by_key.items():
+        result.file, result.first_line = plan.files[file], first_line
     results = [by_key[k] for k in sorted(by_key)]
     report.results = [r for r in results if r.findings or r.unverifiable or r.errors]
     position = {name: i for i, name in enumerate(plan.files)}
@@ -123,22 +129,15 @@ def _add(by_key: dict[Key, AuditResult], key: Key, extra: AuditResult) -> None:
 
 
 class _Files:
-    """Hands re-read from their files by the main process (a .gz decompressed once)."""
+    """Hands re-read from their files by the main process (a .gz from its plain copy)."""
 
-    def __init__(self, names: list[str]) -> None:
-        self.names = names
-        self.unpacked: dict[int, bytes] = {}
+    def __init__(self, names: list[str], sources: list[str]) -> None:
+        self.names, self.sources = names, sources
 
     def _bytes(self, file: int, start: int, end: int) -> bytes:
-        name = self.names[file]
-        if not name.lower().endswith(".gz"):
-            with open(name, "rb") as f:
-                f.seek(start)
-                return f.read(end - start)
-        if file not in self.unpacked:
-            with gzip.open(name, "rb") as f:
-                self.unpacked[file] = f.read()
-        return self.unpacked[file][start:end]
+        with open(self.sources[file], "rb") as f:
+            f.seek(start)
+            return f.read(end - start)
 
     def text(self, file: int, deal: np.ndarray) -> bytes:
         """The hand's chunk, as the file holds it."""
@@ -156,7 +155,7 @@ class _Files:
 
 
 def _pair_across_units(files: list[str], parts: list[UnitResult], run: _Runner,
-                       by_key: dict[Key, AuditResult]) -> None:
+                       by_key: dict[Key, AuditResult], sources: list[str]) -> None:
     """Keep each worker's J outcome where its pairing is the global one; redo the rest."""
     live = [(u, part) for u, part in enumerate(parts) if not part.empty]
     if not live:
@@ -188,7 +187,7 @@ def _pair_across_units(files: list[str], parts: list[UnitResult], run: _Runner,
     agrees = np.where(before < 0, local == -1,
                       (unit[safe] == unit) & (row[safe] == local))
     settled = agrees & (deals[:, D_J_DONE] == 1) & ~tied
-    reread = _Files(files)
+    reread = _Files(files, sources)
 
     def key(g: int) -> Key:
         return (parts[int(unit[g])].unit.file, int(deals[g, D_FIRST_LINE]))

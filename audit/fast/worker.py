@@ -10,14 +10,13 @@ units, and results only for hands with something to report.
 
 from __future__ import annotations
 
-import gzip
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from audit.batch import no_cyclic_gc
+from audit.batch import no_cyclic_gc, process_pool
 from audit.engine import AuditResult, audit_hand, audit_sequences
 from audit.fast.certify_betting import certify_betting
 from audit.fast.certify_cards import certify_cards
@@ -58,8 +57,8 @@ class UnitResult:
     deals: IntArray
     results: dict[int, AuditResult] = field(default_factory=dict)
     problems: list[QuarantineItem] = field(default_factory=list)
-    #: The unit holds no hand at all, or is too large to scan in memory: the whole file
-    #: goes to the reference reader.
+    #: The unit holds no hand at all, or cannot be read: the whole file goes to the
+    #: reference reader (if no other unit of it has a hand).
     empty: bool = False
 
 
@@ -77,14 +76,15 @@ D_FLAGS = 10  # 1: the chunk was terminated by a blank line; 2: its last line ha
 D_COLUMNS = 11
 
 
-def read_unit(unit: Unit) -> bytes:
-    """The unit's bytes (decompressed for .gz)."""
-    if unit.compressed:
-        with gzip.open(unit.path, "rb") as f:
-            return f.read()
-    with open(unit.path, "rb") as f:
-        f.seek(unit.start)
-        return f.read() if unit.end < 0 else f.read(unit.end - unit.start)
+def read_unit(unit: Unit) -> bytes | None:
+    """The unit's bytes (a plain file: a .gz was decompressed when it was planned), or
+    None when they cannot be read (the reference path then reports the file)."""
+    try:
+        with open(unit.location, "rb") as f:
+            f.seek(unit.start)
+            return f.read() if unit.end < 0 else f.read(unit.end - unit.start)
+    except OSError:
+        return None
 
 
 class _Unit:
@@ -98,12 +98,7 @@ class _Unit:
         self.out = UnitResult(unit, np.zeros((len(self.arrays), D_COLUMNS), dtype=np.int64))
 
     def chunk(self, row: int) -> Chunk:
-        h = self.arrays.hands[row]
-        start, end = int(h[H_BYTE_START]), int(h[H_BYTE_END])
-        # The reference's end_offset is not needed by its reader; data and flags are.
-        return Chunk(self.data[start:end], int(h[H_FIRST_LINE]), self.unit.start + start,
-                     self.unit.start + end, bool(self.scanned.terminated[row]),
-                     bool(self.scanned.newline[row]))
+        return self.scanned.chunk(self.data, row, self.unit.start)
 
     def read(self, row: int) -> HandRecord | None:
         """The reference reader's record of ``row`` (None: quarantined, reported once)."""
@@ -122,16 +117,11 @@ class _Unit:
 def check_unit(unit: Unit, profile: Profile) -> UnitResult:
     """Scan, certify and (where needed) audit the hands of ``unit``."""
     data = read_unit(unit)
-    try:
-        # The reference chunker skips a BOM only at the very start of a file.
-        scanned = scan(np.frombuffer(data, dtype=np.uint8), unit.first_line,
-                       skip_bom=unit.start == 0)
-    except MemoryError:
-        if unit.start or unit.end >= 0:
-            raise
-        # A huge decompressed file (arrays are sized from its line count): the
-        # reference reader streams it instead.
+    if data is None:
         return UnitResult(unit, np.zeros((0, D_COLUMNS), dtype=np.int64), empty=True)
+    # The reference chunker skips a BOM only at the very start of a file.
+    scanned = scan(np.frombuffer(data, dtype=np.uint8), unit.first_line,
+                   skip_bom=unit.start == 0)
     state = _Unit(unit, data, scanned, profile)
     if not len(state.arrays):
         state.out.empty = True
@@ -227,6 +217,6 @@ def warm_pool(workers: int) -> ProcessPoolExecutor:
     forking is safe). Elsewhere the platform's default start method is used.
     """
     if "fork" not in multiprocessing.get_all_start_methods():
-        return ProcessPoolExecutor(max_workers=workers)
+        return process_pool(workers)
     warm_up()
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+    return process_pool(workers, multiprocessing.get_context("fork"))

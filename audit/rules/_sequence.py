@@ -13,6 +13,7 @@ The engine pairs each deal with the one just before it at the same table (by
 
 from __future__ import annotations
 
+from audit.replay import Replay
 from schemas.records import Action, HandRecord, Section, Verb
 
 
@@ -31,6 +32,20 @@ def carried_forward(record: HandRecord) -> int:
     if record.carried_out is not None:
         return record.carried_out
     return record.carried if misdealt(record) else 0
+
+
+def forfeited(record: HandRecord, replay: Replay) -> int:
+    """The forfeited money this deal leaves in a carried pot (rules.md, J506), in cents.
+
+    Money a player lost to the pot by a ruling: every penalty (L-33's double ante,
+    O211's abandonment penalty), and the chips beyond its ante that a seat ruled dead
+    (a false opener, a fouled hand) left in the pot. The antes of a passed-out deal
+    are not forfeited money. A misdeal voids its deal: nothing of it is forfeited.
+    """
+    if misdealt(record) or record.carried_out is None:
+        return 0
+    dead = sum(max(s.total - s.ante, 0) for s in replay.seats.values() if s.dead)
+    return replay.penalties + dead
 
 
 def seat_of_player(record: HandRecord) -> dict[str, int]:

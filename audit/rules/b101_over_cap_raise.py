@@ -33,8 +33,8 @@ class OverCapRaise(Rule):
         line. The same sixth bet with only two seats left before the cap is legal.
 
     Source:
-        R-DH 1 ("A maximum of a bet and four raises is permitted in multihanded
-        pots"); no cap in the foster and laws profiles.
+        R-DH 1: "A maximum of a bet and four raises is permitted in multihanded pots."
+        The foster and laws profiles have no cap (``cap_raises``).
     """
 
     code = "B101"

@@ -33,8 +33,10 @@ class WrongBetSize(Rule):
         all-in`` is legal.
 
     Source:
-        R-DH intro ("The betting limit after the draw is twice the amount of the
-        betting limit before the draw"), R-DH 1.
+        R-DH intro: "Players in turn may check, open for the minimum, or open with a raise."
+        R-DH intro: "The betting limit after the draw is twice the amount of the betting limit
+        before the draw."
+        R-DH 1: "A maximum of a bet and four raises is permitted in multihanded pots."
     """
 
     code = "B102"
@@ -69,6 +71,7 @@ class WrongBetSize(Rule):
             if not ok:
                 yield ctx.finding(
                     f"seat {a.seat} {what}", action=a,
-                    evidence={"amount": amount, "unit": unit, "current_bet": step.current_bet,
+                    evidence={"amount_cents": amount, "unit_cents": unit,
+                              "current_bet_cents": step.current_bet,
                               "all_in": a.all_in, "street": int(step.street or 0)},
                 )

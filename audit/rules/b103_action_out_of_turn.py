@@ -30,8 +30,7 @@ class ActionOutOfTurn(Rule):
         that line; seat 1 acting next is in turn.
 
     Source:
-        R-DH intro ("Players in turn may check, open for the minimum, or open with
-        a raise").
+        R-DH intro: "Players in turn may check, open for the minimum, or open with a raise."
     """
 
     code = "B103"

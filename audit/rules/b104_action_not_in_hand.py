@@ -37,7 +37,8 @@ class ActionNotInHand(Rule):
         B104 on the draw line.
 
     Source:
-        None in the seeds; a consistency check of the hand log.
+        No seed sentence: a consistency check of the hand log (a seat out of the hand
+        cannot act).
     """
 
     code = "B104"

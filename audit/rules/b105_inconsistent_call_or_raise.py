@@ -28,7 +28,8 @@ class InconsistentCallOrRaise(Rule):
         ``Seat 3: raises 10 to 40`` over a bet of 20: B105 on that line.
 
     Source:
-        None in the seeds; a consistency check of the hand log.
+        No seed sentence: a consistency check of the hand log (the chips of a line
+        must add up).
     """
 
     code = "B105"
@@ -41,21 +42,22 @@ class InconsistentCallOrRaise(Rule):
         for step in betting_steps(ctx.replay, frozenset({Verb.CALLS, Verb.RAISES})):
             a = step.action
             amount = a.amount or 0
-            evidence = {"amount": amount, "current_bet": step.current_bet, "stake": step.stake}
+            evidence = {"amount_cents": amount, "current_bet_cents": step.current_bet,
+                        "stake_cents": step.stake}
             if a.verb is Verb.CALLS:
                 owed = step.current_bet - step.stake
                 if amount == owed and owed > 0:
                     continue
                 if a.all_in and 0 < amount < owed:
                     continue
-                evidence["owed"] = owed
+                evidence["owed_cents"] = owed
                 yield ctx.finding(
                     f"seat {a.seat} calls {money(amount)} but owed {money(max(owed, 0))} "
                     f"(bet {money(step.current_bet)}, in {money(step.stake)})",
                     action=a, evidence=evidence,
                 )
             elif a.to_amount is not None and a.to_amount != step.current_bet + amount:
-                evidence["to"] = a.to_amount
+                evidence["to_cents"] = a.to_amount
                 yield ctx.finding(
                     f"seat {a.seat} raises {money(amount)} to {money(a.to_amount)} over a bet "
                     f"of {money(step.current_bet)} (should be to "

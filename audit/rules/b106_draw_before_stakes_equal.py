@@ -25,8 +25,11 @@ class DrawBeforeStakesEqual(Rule):
         draw begins: B106 for seat 1 (10 of 20) at the first draw line.
 
     Source:
-        L-36 ("Before drawing any card or cards, a player shall make his stake equal
-        to the highest stake on the table"), R-DH intro.
+        L-36: "Before drawing any card or cards, a player shall make his stake equal to
+        the highest stake on the table, and he shall discard as many cards, and no more, as
+        he intends to draw."
+        R-DH intro: "After the first betting round the players have the opportunity to draw
+        new cards to replace the ones they discard."
     """
 
     code = "B106"
@@ -45,5 +48,5 @@ class DrawBeforeStakesEqual(Rule):
                 f"the draw began with seat {short.seat} at {money(short.stake)} of a "
                 f"{money(short.current_bet)} bet",
                 action=first, seat=short.seat,
-                evidence={"stake": short.stake, "current_bet": short.current_bet},
+                evidence={"stake_cents": short.stake, "current_bet_cents": short.current_bet},
             )

@@ -29,8 +29,8 @@ class ShortCallAllInOpener(Rule):
         B107 on the call.
 
     Source:
-        R-DH 12 ("If the pot has been declared open by an all-in player playing for
-        just the antes, all callers must come in for the full opening bet").
+        R-DH 12: "If the pot has been declared open by an all-in player playing for just
+        the antes, all callers must come in for the full opening bet."
     """
 
     code = "B107"
@@ -52,6 +52,6 @@ class ShortCallAllInOpener(Rule):
                 yield ctx.finding(
                     f"seat {a.seat} called {money(total)} behind an opener all-in for the "
                     f"antes; the opening bet is {money(step.unit)}",
-                    action=a, evidence={"called": total, "unit": step.unit,
+                    action=a, evidence={"called_cents": total, "unit_cents": step.unit,
                                         "opener": replay.original_opener},
                 )

@@ -27,7 +27,7 @@ class BetBeforeOpen(Rule):
         ``Seat 1: bets 10`` in BEFORE DRAW of a Jacks-or-Better hand: B108.
 
     Source:
-        R-JB 1 ("A pair of jacks or better is required to open the pot").
+        R-JB 1: "A pair of jacks or better is required to open the pot."
     """
 
     code = "B108"

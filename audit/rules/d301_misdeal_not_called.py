@@ -33,9 +33,9 @@ class MisdealNotCalled(Rule):
         D301 at the first betting line, seat 4 with six cards.
 
     Source:
-        R-DH 4 ("Less than five cards for a player (other than the button) before
-        action has been taken is a misdeal ... The button may receive the fifth
-        card even if action has taken place").
+        R-DH 4: "Five cards constitute a playing hand. Less than five cards for a
+        player (other than the button) before action has been taken is a misdeal."
+        R-DH 4: "The button may receive the fifth card even if action has taken place."
     """
 
     code = "D301"
@@ -73,6 +73,7 @@ class MisdealNotCalled(Rule):
         yield ctx.finding(
             f"{described} cards when play began, and no misdeal was called",
             action=start, seat=seats[0], line=line,
+            lines=[a.line for a in deal_lines if a.seat in wrong and a.index < limit],
             evidence={"cards_held": {str(s): wrong[s] for s in seats}},
         )
 

@@ -40,8 +40,10 @@ class FouledHandPlayed(Rule):
         four cards at the showdown: D302 at the ``shows`` line.
 
     Source:
-        R-DH 4 ("More or fewer than five cards after the draw constitutes a fouled
-        hand").
+        R-DH 4: "More or fewer than five cards after the draw constitutes a fouled
+        hand."
+        R-DH 4: "If action has been taken, a player with fewer than five cards may draw the
+        number of cards necessary to complete a five-card hand."
     """
 
     code = "D302"
@@ -69,7 +71,8 @@ class FouledHandPlayed(Rule):
             else:
                 message = (f"seat {n} held {held} cards after the draw and played on "
                            f"({line.verb.value}) without a fouled-hand ruling")
-            yield ctx.finding(message, action=line, seat=n, evidence={
+            draws = [a.line for a in record.actions if a.seat == n and received(a)]
+            yield ctx.finding(message, action=line, seat=n, lines=draws, evidence={
                 "cards_held": held, "ruled_fouled": ruled, "dealt": len(seat.dealt),
                 "discarded": len(seat.discards), "received": len(seat.drawn) + len(seat.fifth),
             })

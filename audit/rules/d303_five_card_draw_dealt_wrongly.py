@@ -35,10 +35,10 @@ class FiveCardDrawDealtWrongly(Rule):
         [9h]`` follows with no ``Dealer: burns``: D303 at the ``draws fifth`` line.
 
     Source:
-        R-DH 5 ("A player may draw up to four consecutive cards ... the fifth card
-        after everyone else has drawn cards. If the last player wishes to draw five
-        new cards, four are dealt right away, and a card is burned before the
-        player receives a fifth card").
+        R-DH 5: "A player may draw up to four consecutive cards. If a player wishes to
+        draw five new cards, four are dealt right away, and the fifth card after everyone
+        else has drawn cards. If the last player wishes to draw five new cards, four are
+        dealt right away, and a card is burned before the player receives a fifth card."
     """
 
     code = "D303"

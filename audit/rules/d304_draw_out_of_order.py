@@ -32,9 +32,9 @@ class DrawOutOfOrder(Rule):
         line.
 
     Source:
-        L-34 ("The first player to the left of the dealer shall have first draw"),
-        L-35 ("The turn to draw shall pass from right to left": each player after
-        the one on his right, the log's clockwise order).
+        L-34: "The first player to the left of the dealer shall have first draw."
+        L-35: "The turn to draw shall pass from right to left." (Each player after the one on
+        his right: the log's clockwise order.)
     """
 
     code = "D304"

@@ -35,9 +35,12 @@ class DiscardsAndDrawsDiffer(Rule):
         first line after the draw.
 
     Source:
-        L-36 ("he shall discard as many cards, and no more, as he intends to
-        draw"), L-39 ("ask for the same number of cards he has discarded, and the
-        dealer shall place ... such number of cards").
+        L-36: "Before drawing any card or cards, a player shall make his stake equal to
+        the highest stake on the table, and he shall discard as many cards, and no more, as
+        he intends to draw."
+        L-39: "Each player, after discarding, shall ask for the same number of cards he has
+        discarded, and the dealer shall place on the table, in front of such player, such
+        number of cards, face downwards, from the top of the pack."
     """
 
     code = "D305"
@@ -75,4 +78,5 @@ class DiscardsAndDrawsDiffer(Rule):
                         if a.seat == n and a.verb in _DRAW_LINES]
                        + [a.index for a, _ in lines] + [(replay.draw_index or 0) - 1])
             yield ctx.finding(message, seat=n, line=play_goes_on(record, last),
+                              lines=[a.line for a, _ in lines],
                               evidence=evidence)

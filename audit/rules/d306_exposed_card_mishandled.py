@@ -33,10 +33,12 @@ class ExposedCardMishandled(Rule):
         draws [Qh]``: D306 on seat 3's draw line.
 
     Source:
-        R-DH 3 ("Any card that is exposed by the dealer before the draw must be
-        kept"), R-DH 8 ("On the draw, an exposed card cannot be taken ... the
-        exposed card is replaced"), L-40 (exposed cards "shall be returned to the
-        pack, and shall not be given to the" player).
+        R-DH 3: "Any card that is exposed by the dealer before the draw must be kept."
+        R-DH 8: "On the draw, an exposed card cannot be taken. The draw is completed to each
+        player in order, and then the exposed card is replaced."
+        L-40: "If the dealer, in giving to any player the number of cards demanded after the
+        discard, expose a card or cards; such exposed card or cards shall be returned to the
+        pack, and shall not be given to the" (the seed's text ends there).
     """
 
     code = "D306"

@@ -164,8 +164,8 @@ class DuplicateOrImpossibleCard(Rule):
         the burn line.
 
     Source:
-        None in the seeds; deck integrity (a deck has one of each card, and the
-        joker only where the table plays with it).
+        No seed sentence: deck integrity (a deck has one of each card, and the joker
+        only where the table plays with it).
     """
 
     code = "D307"

@@ -57,8 +57,8 @@ class DiscardTakenBack(Rule):
         9s Ad 8h]``: the 9s was discarded; D308 at the ``shows`` line.
 
     Source:
-        L-37 ("Cards discarded ... shall not again be taken into the hand of the
-        player discarding them").
+        L-37: "Cards discarded shall be placed on the table, face downwards, and shall
+        not again be taken into the hand of the player discarding them."
     """
 
     code = "D308"

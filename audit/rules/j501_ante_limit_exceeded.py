@@ -30,8 +30,12 @@ class AnteLimitExceeded(SequenceRule):
         ``Seat 1: antes 1``: J501 on that line.
 
     Source:
-        R-JB 1 ("unless the limit of antes has been reached ... Most games allow
-        three consecutive deals before anteing stops"), H-23.1.
+        R-JB 1: "If no player opens the pot, the button moves forward and each player
+        must ante again, unless the limit of antes has been reached for that particular
+        game."
+        R-JB 1: "(Most games allow three consecutive deals before anteing stops.)"
+        H-23.1: "This process is repeated as necessary as long as the limit of antes has not
+        been reached."
     """
 
     code = "J501"
@@ -55,6 +59,6 @@ class AnteLimitExceeded(SequenceRule):
             f"{len(seats)} seats; the house antes only the first {limit} deals",
             action=antes[0],
             evidence={"jackpot": deal.jackpot, "ante_limit": limit, "seats": seats,
-                      "antes": taken,
+                      "antes_cents": taken,
                       "previous": ctx.previous.hand_id if ctx.previous else None},
         )

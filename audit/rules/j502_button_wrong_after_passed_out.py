@@ -30,9 +30,15 @@ class ButtonWrongAfterPassedOut(SequenceRule):
         again in a robert house: J502.
 
     Source:
-        R-JB 1 ("the button moves forward and each player must ante again"), H-23.1;
-        Foster ("The best practice is for the same dealer to deal again until some
-        one gets Jacks or better. This is called dealing off the jack").
+        R-JB 1: "If no player opens the pot, the button moves forward and each player
+        must ante again, unless the limit of antes has been reached for that particular
+        game."
+        H-23.1: "In the event that no player opens, the button progresses one player and all
+        players ante once more."
+        Foster: "The best practice is for the same dealer to deal again until some one gets
+        Jacks or better. This is called dealing off the jack."
+        Not an exception: "unless" (it stops the antes past the limit, J501's question; the
+        button moves either way).
     """
 
     code = "J502"

@@ -32,8 +32,16 @@ class WrongOpenersRequirement(SequenceRule):
         queens (L-31); J503.
 
     Source:
-        L-31, L-32 (knaves, then queens, then kings for successive jack-pots);
-        Foster ("Progressive Jacks").
+        L-31: "If a Jack-pot be not opened by any player, each player shall again pay
+        into the pool a sum equal to the ante, and the next game shall be a Jack-pot, and
+        shall not be opened by any player unless he have two queens, or better, in his
+        original hand."
+        L-32: "A third successive Jack-pot shall not be opened with less than two kings, and
+        for successive Jack-pots the series of two knaves, two queens, two kings shall be
+        maintained as the minimum hands with which the games may severally be opened."
+        Foster: "In some localities it is the custom to make the pair necessary to open a
+        jack pot progress in value; Jacks or better to open the first round; Queens the
+        next; then Kings; then Aces; and then back to Kings, Queens, and Jacks again."
     """
 
     code = "J503"

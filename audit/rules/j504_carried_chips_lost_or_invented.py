@@ -28,8 +28,10 @@ class CarriedChipsLostOrInvented(SequenceRule):
         (one chip lost).
 
     Source:
-        L-29 ("the ante ... shall remain in the pool, and the next game shall be a
-        Jack-pot"), R-JB 2 ("The first bet and antes will remain in the pot").
+        L-29: "If the game be not opened by any player, the ante and straddles, if any,
+        shall remain in the pool, and the next game shall be a Jack-pot."
+        R-JB 2: "The first bet and antes will remain in the pot, and all players who were
+        involved in that hand are entitled to play the next hand after anteing again."
     """
 
     code = "J504"
@@ -56,6 +58,6 @@ class CarriedChipsLostOrInvented(SequenceRule):
             f"Carried is {money(deal.carried)} but {why}: "
             f"{money(abs(deal.carried - left))} {how}",
             line=deal.first_line or None,
-            evidence={"carried": deal.carried, "expected": left,
-                      "difference": deal.carried - left, "previous": before.hand_id},
+            evidence={"carried_cents": deal.carried, "expected_cents": left,
+                      "difference_cents": deal.carried - left, "previous": before.hand_id},
         )

@@ -27,8 +27,8 @@ class SeatChangeWithAntesCarried(SequenceRule):
         Deal 1 is passed out with P-2 in seat 2; deal 2 has P-2 in seat 6: J505.
 
     Source:
-        R-DH 10 ("You may not change your seat between hands when there are multiple
-        antes or forfeited money in the pot").
+        R-DH 10: "You may not change your seat between hands when there are multiple
+        antes or forfeited money in the pot."
     """
 
     code = "J505"
@@ -58,5 +58,5 @@ class SeatChangeWithAntesCarried(SequenceRule):
             seat=seat,
             line=line,
             evidence={"moves": [{"player": p, "from": a, "to": b} for p, a, b in moves],
-                      "carried": carried, "previous": before.hand_id},
+                      "carried_cents": carried, "previous": before.hand_id},
         )

@@ -36,8 +36,12 @@ class MissingAnteOrFattener(SequenceRule):
         seat 2, which is dealt ``[..]``: J507 on the first DEAL line.
 
     Source:
-        R-JB 1 ("each player must ante again"); Foster ("Fattening Jacks ... each
-        player must contribute another white counter to 'fatten'").
+        R-JB 1: "If no player opens the pot, the button moves forward and each player
+        must ante again, unless the limit of antes has been reached for that particular
+        game."
+        Foster: "When the original ante is two counters only, and no one holds Jacks or
+        better on the first deal, each player must contribute another white counter to
+        “fatten,” and the cards are dealt again."
     """
 
     code = "J507"
@@ -77,8 +81,8 @@ class MissingAnteOrFattener(SequenceRule):
             action=where,
             seat=short[0],
             line=None if where is not None else deal.first_line or None,
-            evidence={"due": due, "fattened": fattened, "seats": short,
-                      "paid": {n: replay.seats[n].ante for n in short},
+            evidence={"due_cents": due, "fattened": fattened, "seats": short,
+                      "paid_cents": {n: replay.seats[n].ante for n in short},
                       "previous": before.hand_id if before else None},
         )
 

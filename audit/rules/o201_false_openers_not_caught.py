@@ -43,8 +43,18 @@ class FalseOpenersNotCaught(Rule):
         first draw line.
 
     Source:
-        R-JB 1 ("A pair of jacks or better is required to open"), H-23.1, L-30 and
-        L-31/32 (the progression), Foster ("Opening Jacks", "False Openers").
+        R-JB 1: "A pair of jacks or better is required to open the pot."
+        H-23.1: "A player needs a pair of jacks or better to open."
+        L-30: "In a Jack-pot every player shall pay into the pool a sum equal to the ante,
+        and the game shall not be opened by any player unless he have two knaves, or better,
+        in his original hand."
+        Foster: "As there is no age or straddle in any form of jack pot, the player to the
+        left of the dealer has the first say, and must examine his hand to see if he has
+        Jacks or better; that is to say, either an actual pair of Jacks, or some hand that
+        would beat a pair of Jacks if called upon to do so, such as two pairs, a straight,
+        or triplets."
+        Foster: "In some localities it is allowed to open jacks with a bobtail; that is, four
+        cards of a flush or straight." (The ``bobtail`` knob, off by default.)
     """
 
     code = "O201"
@@ -77,6 +87,7 @@ class FalseOpenersNotCaught(Rule):
                 seat=seat,
                 action=went_on,
                 line=None if went_on is not None else ctx.record.result_line,
+                lines=[opened.line],
                 evidence={"dealt": list(replay.dealt_hand(seat) or ()), "openers": minimum,
                           "opened_line": opened.line},
             )

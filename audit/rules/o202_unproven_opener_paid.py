@@ -31,8 +31,18 @@ class UnprovenOpenerPaid(Rule):
         openers`` line: O202 on the collection.
 
     Source:
-        R-JB 3 ("must prove openers in order to win the pot"), H-23.4, L-33 (the
-        laws add a penalty, judged by J508).
+        R-JB 3: "Any player who has legally declared the pot opened must prove openers in
+        order to win the pot."
+        H-23.4: "The player who declares the pot open must show his opening cards before
+        being able to win the pot."
+        L-33: "If a player open a Jack-pot and win the stakes, he shall show his hand
+        (notwithstanding any law which in ordinary circumstances permits him to keep it
+        concealed) before he shall claim the pool; and if he have not two knaves, or the
+        minimum hand with which the game may be opened according to the above laws, or a
+        better hand, he shall not claim the pool, and he shall pay into the pool, as
+        penalty, a sum equal to double the ante, and the next game shall be a Jack-pot as if
+        the previous game had not been opened."
+        (The laws' penalty is judged by J508.)
     """
 
     code = "O202"
@@ -62,6 +72,8 @@ class UnprovenOpenerPaid(Rule):
             f"opener seat {seat} collected {money(total)} without showing "
             f"{ctx.openers_required.value} or better",
             action=ctx.record.actions[first],
-            evidence={"collected": total, "openers": ctx.openers_required.value,
+            lines=[ctx.record.actions[replay.opens_index].line
+                   if replay.opens_index is not None else None],
+            evidence={"collected_cents": total, "openers": ctx.openers_required.value,
                       "openers_shown": [list(c) for c in replay.seats[seat].openers_shown]},
         )

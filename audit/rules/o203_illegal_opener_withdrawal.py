@@ -34,10 +34,20 @@ class IllegalOpenerWithdrawal(Rule):
         ``Seat 1: withdraws 10`` before the draw: O203 (the action was complete).
 
     Source:
-        R-JB 2 ("the opening bet stays in the pot"), R-JB 6 ("Once action has been
-        completed before the draw, the opener may not withdraw any bets"), H-23.2,
-        H-23.6; Foster ("False Openers": he "forfeits to the pool whatever amount he
-        may have opened for, and any raises that he may have stood").
+        R-JB 2: "The false opener has a dead hand and the opening bet stays in the pot.
+        Any other bet placed in the pot by the opener may be withdrawn, provided the action
+        before the draw is not completed."
+        R-JB 6: "Once action has been completed before the draw, the opener may not withdraw
+        any bets, whether or not the hand contains openers."
+        H-23.2: "The opening bet from the dead hand remains in the pot, though later bets may
+        be taken back if the round of action prior to the draw has not already ended."
+        H-23.6: "The opening player may not withdraw any bets if action prior to the draw has
+        been completed, regardless of whether or not there are any openers in the hand."
+        Foster: "Should a player open a jack without the hand to justify it, and discover his
+        error before he draws, the best usage demands that his hand is foul, and that he
+        forfeits to the pool whatever amount he may have opened for, and any raises that he
+        may have stood."
+        Not an exception: "whether" (the bar holds either way).
     """
 
     code = "O203"
@@ -80,6 +90,6 @@ class IllegalOpenerWithdrawal(Rule):
             yield ctx.finding(
                 f"opener seat {a.seat} withdrew {money(taken)}: {why}",
                 action=a,
-                evidence={"withdrawn": taken, "opening_bet": first_bet,
-                          "bets_left": bets[a.seat]},
+                evidence={"withdrawn_cents": taken, "opening_bet_cents": first_bet,
+                          "bets_left_cents": bets[a.seat]},
             )

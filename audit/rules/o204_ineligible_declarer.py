@@ -46,8 +46,12 @@ class IneligibleDeclarer(Rule):
         false openers, ``Seat 1: declares openers``: O204 on that line.
 
     Source:
-        R-JB 2 ("any player who originally passed openers is not eligible to declare
-        the pot open"); H-23.2 lets "any other active player" open.
+        R-JB 2: "If the opener should show false openers before the draw, any other
+        active player has the opportunity to declare the pot opened. However, any player who
+        originally passed openers is not eligible to declare the pot open."
+        H-23.2: "Should an opening player show false opening cards, his hand will be declared
+        dead and any other active player may open." (The ``passed_openers_may_declare`` knob:
+        house23 lets a seat that passed declare; robert and laws do not.)
     """
 
     code = "O204"

@@ -48,10 +48,19 @@ class PotKilledAgainstRule(Rule):
         then ``Floor: pot killed``: O205 (two callers, the pot plays).
 
     Source:
-        R-JB 4 ("In all cases, the pot will play ... if there has been a raise, two
-        or more players call the opening bet, or all action is completed before the
-        draw"), H-23.5, R-JB 2 and H-23.3 (no declaration: bets returned); Foster
-        ("False Openers", the three ways).
+        R-JB 4: "In all cases, the pot will play (even if the opener shows or declares a
+        fouled hand) if there has been a raise, two or more players call the opening bet, or
+        all action is completed before the draw."
+        H-23.5: "If the opening player has a fouled hand, but a player has raised, the opening
+        bet has been called by two or more others or all action before the draw is
+        completed, the pot will be played."
+        R-JB 2: "If no other player declares the pot open, all bets are returned except the
+        opener's first bet."
+        H-23.3: "Further to the previous rule, if no player declares the pot open, all players
+        bets will be returned with the exception of the false opening bet."
+        Foster: "Second. Those who have come into the pot after the false opening are allowed
+        to stay in, and play for it, no matter what their hands are." (The foster profile's
+        way; a house may choose his first or third.)
     """
 
     code = "O205"
@@ -88,12 +97,14 @@ class PotKilledAgainstRule(Rule):
             where = q.killed_line if q.killed_line is not None else q.ruling
             yield ctx.finding(
                 f"pot killed after seat {q.seat}'s dead hand although " + "; ".join(must_play),
-                action=actions[where], seat=q.seat, evidence=evidence,
+                action=actions[where], seat=q.seat, lines=[actions[q.ruling].line],
+                evidence=evidence,
             )
             return
         went_on = q.plays_line if q.plays_line is not None else q.played_at
         if not must_play and not q.killed and went_on is not None:
             yield ctx.finding(
                 f"pot played after seat {q.seat}'s dead hand although {not_play}",
-                action=actions[went_on], seat=q.seat, evidence=evidence,
+                action=actions[went_on], seat=q.seat, lines=[actions[q.ruling].line],
+                evidence=evidence,
             )

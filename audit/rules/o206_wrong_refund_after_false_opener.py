@@ -39,9 +39,18 @@ class WrongRefundAfterFalseOpener(Rule):
         seat 2's call, not returned, is a second O206 on the RESULT line).
 
     Source:
-        R-JB 2 ("all bets are returned except the opener's first bet. The first bet
-        and antes will remain in the pot"), H-23.2, H-23.3; Foster ("False Openers":
-        he forfeits what he opened for and any raises he stood).
+        R-JB 2: "If no other player declares the pot open, all bets are returned except the
+        opener's first bet. The first bet and antes will remain in the pot, and all players
+        who were involved in that hand are entitled to play the next hand after anteing
+        again."
+        H-23.2: "The opening bet from the dead hand remains in the pot, though later bets may
+        be taken back if the round of action prior to the draw has not already ended."
+        H-23.3: "Further to the previous rule, if no player declares the pot open, all players
+        bets will be returned with the exception of the false opening bet."
+        Foster: "Should a player open a jack without the hand to justify it, and discover his
+        error before he draws, the best usage demands that his hand is foul, and that he
+        forfeits to the pool whatever amount he may have opened for, and any raises that he
+        may have stood."
     """
 
     code = "O206"
@@ -85,7 +94,8 @@ class WrongRefundAfterFalseOpener(Rule):
                 yield ctx.finding(
                     f"{money(-step.chips)} returned to false opener seat {q.seat}: {why}",
                     action=a,
-                    evidence={"returned": -step.chips, "first_bet": first_bet, "bets_left": bets},
+                    evidence={"returned_cents": -step.chips, "first_bet_cents": first_bet,
+                              "bets_left_cents": bets},
                 )
 
     def _killed_pot(self, ctx: HandContext, q: PotQuestion) -> Iterator[Result]:
@@ -106,8 +116,8 @@ class WrongRefundAfterFalseOpener(Rule):
                 f"pot killed after seat {q.seat}'s false openers but bets were not returned: "
                 + ", ".join(parts),
                 seat=next(iter(kept)), line=record.result_line,
-                evidence={"not_returned": {str(n): left for n, left in kept.items()},
-                          "false_opener": q.seat, "first_bet": first_bet},
+                evidence={"not_returned_cents": {str(n): left for n, left in kept.items()},
+                          "false_opener": q.seat, "first_bet_cents": first_bet},
             )
         paid = next(((i, s, x) for i, s, x, _ in replay.collections if x > 0), None)
         if paid is not None and record.carried_out is None:
@@ -115,5 +125,6 @@ class WrongRefundAfterFalseOpener(Rule):
             yield ctx.finding(
                 f"pot killed after seat {q.seat}'s false openers but seat {s} collected "
                 f"{money(amount)}; the antes and first bet carry to the next deal",
-                action=record.actions[i], evidence={"collected": amount, "false_opener": q.seat},
+                action=record.actions[i], evidence={"collected_cents": amount,
+                                                   "false_opener": q.seat},
             )

@@ -55,9 +55,17 @@ class SplitOpenersNotDeclared(Rule):
         hand ``[As Jk Ks Qs Tc]`` throwing ``Tc`` keeps ace–joker: no finding.
 
     Source:
-        R-JB 9 ("You may split openers, but you must declare that you are
-        splitting"), R-JB 10 ("You are not splitting openers if you retain
-        openers"), H-23.9; Foster (the opener's discard under the chips).
+        R-JB 9: "You may split openers, but you must declare that you are splitting and
+        place all discards under a chip to be exposed by the dealer after the completion of
+        the hand."
+        R-JB 10: "You are not splitting openers if you retain openers. If you begin with the
+        ace, joker, king, queen of spades, and the ten of clubs, you are not splitting if you
+        throw the ten of clubs away."
+        H-23.9: "Openers can be split, but only if you announce this and set discarded cards
+        to one side so that the dealer can check them when the hand is complete."
+        Foster: "All those who draw cards, except the opener, throw their discards into the
+        centre of the table as usual; but the opener is obliged always to place his discard
+        under the chips in the pool."
     """
 
     code = "O207"

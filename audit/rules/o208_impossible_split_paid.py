@@ -9,6 +9,7 @@ from audit.replay.cards import known
 from audit.rule import HandContext, Result, Rule, money
 from audit.rules._openers import cards_text, judged
 from schemas.findings import Severity
+from schemas.records import Verb
 
 
 class ImpossibleSplitPaid(Rule):
@@ -33,9 +34,12 @@ class ImpossibleSplitPaid(Rule):
         with ``9c 4d``, no pair of jacks: O208 on the collection.
 
     Source:
-        R-JB 9 ("if ... it is determined that you could not possibly have had openers
-        when your final hand is compared with your discards, you will lose the pot"),
-        H-23.10.
+        R-JB 9: "If you declare that you are splitting openers, but it is determined that
+        you could not possibly have had openers when your final hand is compared with your
+        discards, you will lose the pot."
+        H-23.10: "Further to the previous rule, if the dealer determines from the discarded
+        cards that the opening player could not have had openers, that player will be
+        disqualified from the pot."
     """
 
     code = "O208"
@@ -72,6 +76,8 @@ class ImpossibleSplitPaid(Rule):
                 f"{cards_text(final)} with discards {cards_text(state.discards)} could not "
                 f"have held {minimum.value}",
                 action=ctx.record.actions[paid[0][0]],
+                lines=[a.line for a in ctx.record.actions
+                       if a.seat == n and a.verb in (Verb.SPLITS_OPENERS, Verb.DISCARDS)],
                 evidence={"final": list(final), "discards": list(state.discards),
-                          "collected": total, "openers": minimum.value},
+                          "collected_cents": total, "openers": minimum.value},
             )

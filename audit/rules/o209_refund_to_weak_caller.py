@@ -41,8 +41,10 @@ class RefundToWeakCaller(Rule):
         20 with a pair of tens, and ``Dealer: returns 20 to Seat 2``: O209.
 
     Source:
-        R-JB 11 ("if you call the opener's bet and cannot beat openers, you will not
-        get your bet back"), H-23.11.
+        R-JB 11: "After the draw, if you call the opener's bet and cannot beat openers,
+        you will not get your bet back."
+        H-23.11: "If a player calls the opener's bet following the draw, that player will not
+        have his bet returned if he cannot beat the openers."
     """
 
     code = "O209"
@@ -92,7 +94,7 @@ class RefundToWeakCaller(Rule):
             f"seat {seat} got {money(amount)} back after calling the opener, but its "
             f"{cards_text(final)} ({describe_strength(mine)}) does not beat {what}",
             action=line,
-            evidence={"returned": amount, "final": list(final), "openers": list(cards),
+            evidence={"returned_cents": amount, "final": list(final), "openers": list(cards),
                       "opener": opener},
         )
 

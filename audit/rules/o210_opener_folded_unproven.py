@@ -32,9 +32,11 @@ class OpenerFoldedUnproven(Rule):
         openers`` follows in the hand: O210 on the fold.
 
     Source:
-        Foster ("Should the opener be raised, and not care to see that raise, he must
-        show his hand to the table before abandoning it, in order to demonstrate that
-        he had openers"), R-JB 3.
+        Foster: "Should the opener be raised, and not care to see that raise, he must show
+        his hand to the table before abandoning it, in order to demonstrate that he had
+        openers."
+        R-JB 3: "Any player who has legally declared the pot opened must prove openers in
+        order to win the pot."
     """
 
     code = "O210"
@@ -55,7 +57,8 @@ class OpenerFoldedUnproven(Rule):
             if (a.verb is not Verb.FOLDS or a.actor is not Actor.SEAT or seat not in opened_at
                     or a.index < opened_at[seat] or seat in ruled):
                 continue
-            del opened_at[seat]  # a seat gives up once; a second fold is B104's question
+            opened_line = ctx.record.actions[opened_at.pop(seat)].line
+            # (a seat gives up once; a second fold is B104's question)
             shown = proof(ctx, seat)
             if shown is Known.UNKNOWN:
                 yield ctx.unverifiable(f"opener seat {seat}'s proof has unrecorded cards",
@@ -64,7 +67,8 @@ class OpenerFoldedUnproven(Rule):
                 yield ctx.finding(
                     f"opener seat {seat} folded and never showed "
                     f"{ctx.openers_required.value} or better",
-                    action=a, evidence={"openers": ctx.openers_required.value,
+                    action=a, lines=[opened_line],
+                    evidence={"openers": ctx.openers_required.value,
                                         "openers_shown": [list(c) for c in
                                                           replay.seats[seat].openers_shown]},
                 )

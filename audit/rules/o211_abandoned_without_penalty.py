@@ -32,9 +32,11 @@ class AbandonedWithoutPenalty(Rule):
         ``Floor: Seat 2 penalty 5`` follows: O211 on the fold.
 
     Source:
-        Foster ("Opening Jacks": "in first-class games a penalty of five white
-        counters must be paid into the pool by any player abandoning his hand before
-        the second round of declarations").
+        Foster: "In some places players are allowed to throw down their cards when they
+        pass; but in first-class games a penalty of five white counters must be paid into the
+        pool by any player abandoning his hand before the second round of declarations, as it
+        gives an undue advantage to players with medium hands to know that they have only a
+        limited number of possible opponents."
     """
 
     code = "O211"
@@ -61,5 +63,5 @@ class AbandonedWithoutPenalty(Rule):
             yield ctx.finding(
                 f"seat {a.seat} abandoned its hand before the pot was opened and no penalty "
                 f"of {money(penalty)} followed{other}",
-                action=a, evidence={"penalty": penalty, "paid": paid},
+                action=a, evidence={"penalty_cents": penalty, "paid_cents": paid},
             )

@@ -46,8 +46,12 @@ class PotAwardedToWrongHand(Rule):
         does not make three kings, so seat 5 should have won; P401 on the collection.
 
     Source:
-        R-JK 2-4 (the joker plays only as an ace or to complete a straight or flush;
-        five aces is the best hand); the format spec's odd-chip rule for splits.
+        R-JK 2: "The joker may be used only as an ace, or to complete a straight, flush, or
+        straight flush. (Thus it is not a completely wild card.)"
+        R-JK 3: "If the joker is used to make a flush, it will be the highest card of the
+        flush not present in the hand."
+        R-JK 4: "Five aces is the best possible hand (four aces and joker)."
+        The format spec's odd-chip rule for split pots.
     """
 
     code = "P401"
@@ -104,7 +108,7 @@ class PotAwardedToWrongHand(Rule):
             f"seat {c.seat} collected {money(c.amount)} from {pot_label(pot.number)} "
             f"with [{shown}], but {why}",
             action=replay.steps[c.index].action,
-            evidence={"pot": pot.number, "amount": c.amount, "collector_hand": hand,
+            evidence={"pot": pot.number, "amount_cents": c.amount, "collector_hand": hand,
                       "winners": list(result.winners), "best": result.best,
                       "contenders": list(result.contenders)},
         )
@@ -129,6 +133,6 @@ class PotAwardedToWrongHand(Rule):
             f"({result.best}): {shares}",
             action=replay.steps[line.index].action,
             seat=seat,
-            evidence={"pot": pot.number, "total": total, "collected": dict(got),
-                      "due": due, "winners": list(result.winners), "best": result.best},
+            evidence={"pot": pot.number, "total_cents": total, "collected_cents": dict(got),
+                      "due_cents": due, "winners": list(result.winners), "best": result.best},
         )

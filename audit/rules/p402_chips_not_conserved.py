@@ -30,7 +30,7 @@ class ChipsNotConserved(Rule):
         ``Pot: 23`` and ``Seat 2: collects 22`` and no rake, P402 (out: 22 of 23).
 
     Source:
-        Accounting (no rulebook line): the format spec defines ``Pot`` as every chip
+        No seed sentence: accounting. The format spec defines ``Pot`` as every chip
         put in during the deal plus ``Carried``, less chips withdrawn or returned.
     """
 
@@ -62,8 +62,9 @@ class ChipsNotConserved(Rule):
         yield ctx.finding(
             f"Pot is {money(record.pot)} but " + " and ".join(problems),
             line=record.result_line or None,
-            evidence={"recorded_pot": record.pot, "put_in": put_in,
-                      "collected": paid, "rake": record.rake, "carried_out": record.carried_out,
-                      "paid_out": paid_out, "carried_in": record.carried,
-                      "penalties": ctx.replay.penalties},
+            evidence={"recorded_pot_cents": record.pot, "put_in_cents": put_in,
+                      "collected_cents": paid, "rake_cents": record.rake,
+                      "carried_out_cents": record.carried_out,
+                      "paid_out_cents": paid_out, "carried_in_cents": record.carried,
+                      "penalties_cents": ctx.replay.penalties},
         )

@@ -30,7 +30,7 @@ class SidePotMisdistributed(Rule):
         ``Seat 1: collects 50 from side pot 1``: P403 on the side pot line.
 
     Source:
-        Accounting of side pots (no rulebook line); the format spec numbers side pots
+        No seed sentence: accounting of side pots; the format spec numbers side pots
         from 1 in the order the all-ins created them.
     """
 
@@ -61,7 +61,7 @@ class SidePotMisdistributed(Rule):
                 f"{money(seat.collected)} but could win at most {money(most)} "
                 f"(it took {money(where.amount)} from {pot_label(where.pot)})",
                 action=replay.steps[where.index].action,
-                evidence={"pot": where.pot, "all_in_total": seat.total,
-                          "collected": seat.collected, "max_winnable": most,
-                          "excess": seat.collected - most},
+                evidence={"pot": where.pot, "all_in_total_cents": seat.total,
+                          "collected_cents": seat.collected, "max_winnable_cents": most,
+                          "excess_cents": seat.collected - most},
             )

@@ -40,8 +40,11 @@ class HandMisread(Rule):
         ace here, so the hand is one pair of kings with an ace kicker; P404.
 
     Source:
-        R-JK 2 ("The joker may be used only as an ace, or to complete a straight,
-        flush, or straight flush"), R-JK 3-4.
+        R-JK 2: "The joker may be used only as an ace, or to complete a straight, flush, or
+        straight flush. (Thus it is not a completely wild card.)"
+        R-JK 3: "If the joker is used to make a flush, it will be the highest card of the
+        flush not present in the hand."
+        R-JK 4: "Five aces is the best possible hand (four aces and joker)."
     """
 
     code = "P404"

@@ -6,13 +6,6 @@ only a strict canonical subset of the format; every chunk it does not read goes 
 reference parser (:mod:`ingest.parser`), the only complete reader and the judge.
 """
 
-from pathlib import Path
+from ingest.scan.cache import configure
 
-from ingest.scan.cache import ensure_fresh
-
-#: The scanner's compiled modules, and the files outside this folder they inline.
-COMPILED = ("layout.py", "chunks.py", "hand.py", "header.py", "lines.py", "scanner.py",
-            "tokens.py")
-DEPENDENCIES = ("schemas/records.py",)
-
-ensure_fresh(Path(__file__).resolve().parent, COMPILED, DEPENDENCIES)
+configure()  # where numba keeps compiled code: before any module here hands it a function

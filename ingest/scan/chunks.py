@@ -4,7 +4,9 @@ The reference chunker finds separators with the regex ``\\n(?:[ \\t\\f\\v]*\\r?\
 and trims leading and trailing comment/blank lines (``bytes.strip()`` white space,
 then ``#``) off each piece. This is the same walk as one compiled pass over the
 buffer, so the scanner can hand every chunk, read or not, back to the reference
-reader with the same bytes, line number and flags.
+reader with the same bytes, line number and flags. A region longer than
+``schemas.limits.MAX_HAND_BYTES`` (counted from its first line that is not blank, as
+the reference counts it) is one row with ``C_OVERSIZE`` set and its whole byte range.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from numba import njit
 
 from ingest.scan.layout import IntArray
 from ingest.scan.tokens import kernel, load_word, newline_bytes
+from schemas.limits import MAX_HAND_BYTES
 
 # Columns of the chunk table ``split_chunks`` returns.
 C_START = 0  # Chunk.start_offset
@@ -22,7 +25,9 @@ C_END = 2  # Chunk.end_offset
 C_FIRST_LINE = 3
 C_TERMINATED = 4
 C_NEWLINE = 5
-C_COLUMNS = 6
+C_OVERSIZE = 6  # 0, or the size of a region over MAX_HAND_BYTES (Chunk.oversize)
+C_LINES = 7  # the lines of an oversize region (Chunk.oversize_lines)
+C_COLUMNS = 8
 
 _NL = 10
 _CR = 13
@@ -74,12 +79,7 @@ def _trim(buf: np.ndarray, start: int, end: int, first_line: int, terminated: in
         if not _skippable(buf, line_start, tail):
             break
         tail = line_start - 1
-    if count >= out.shape[0]:
-        grown = np.empty((out.shape[0] * 2 + 16, C_COLUMNS), dtype=np.int64)
-        for row in range(count):  # a loop: a slice copy compiles numba's shape checks
-            for column in range(C_COLUMNS):
-                grown[row, column] = out[row, column]
-        out = grown
+    out = _room(out, count)
     newline = 1 if tail < end else 0
     data_end = tail - 1 if tail > head and buf[tail - 1] == _CR else tail
     out[count, C_START] = head
@@ -88,7 +88,40 @@ def _trim(buf: np.ndarray, start: int, end: int, first_line: int, terminated: in
     out[count, C_FIRST_LINE] = line
     out[count, C_TERMINATED] = terminated
     out[count, C_NEWLINE] = newline
+    out[count, C_OVERSIZE] = 0
+    out[count, C_LINES] = 0
     return out
+
+
+@njit(cache=True, nogil=True)
+def _room(out: np.ndarray, count: int) -> np.ndarray:
+    """``out`` with room for row ``count`` (grown if full)."""
+    if count < out.shape[0]:
+        return out
+    grown = np.empty((out.shape[0] * 2 + 16, C_COLUMNS), dtype=np.int64)
+    for row in range(count):  # a loop: a slice copy compiles numba's shape checks
+        for column in range(C_COLUMNS):
+            grown[row, column] = out[row, column]
+    return grown
+
+
+@kernel
+def _blank_run(buf: np.ndarray, pos: int, end: int) -> tuple[int, int, bool]:
+    """Skip the complete blank lines (``[ \t\f\v]*\r?\n``) at ``pos``: (where the
+    first other line starts, lines skipped, whether all that is left before ``end`` is
+    the start of one more blank line)."""
+    lines = 0
+    while True:
+        k = pos
+        while k < end and (buf[k] == 32 or buf[k] == 9 or buf[k] == 11 or buf[k] == 12):
+            k += 1
+        if k < end and buf[k] == _CR:
+            k += 1
+        if k < end and buf[k] == _NL:
+            pos = k + 1
+            lines += 1
+        else:
+            return pos, lines, k == end
 
 
 @kernel
@@ -107,19 +140,7 @@ def _next_separator(buf: np.ndarray, i: int) -> tuple[int, int, int, int]:
         if i == stop:
             continue
         # A separator: this newline, then one or more lines of [ \t\f\v]* with \r?\n.
-        j = i + 1
-        blank_lines = 0
-        while True:
-            k = j
-            while k < n and (buf[k] == 32 or buf[k] == 9 or buf[k] == 11 or buf[k] == 12):
-                k += 1
-            if k < n and buf[k] == _CR:
-                k += 1
-            if k < n and buf[k] == _NL:
-                j = k + 1
-                blank_lines += 1
-            else:
-                break
+        j, blank_lines, _ = _blank_run(buf, i + 1, n)
         if blank_lines:
             return i, j, newlines, blank_lines
         newlines += 1
@@ -128,24 +149,45 @@ def _next_separator(buf: np.ndarray, i: int) -> tuple[int, int, int, int]:
 
 
 @njit(cache=True, nogil=True)
-def split_chunks(buf: np.ndarray, start_line: int, skip_bom: bool) -> tuple[IntArray, int]:
-    """The chunk table (``C_*`` columns) of ``buf`` in file order, and the number of
-    lines of ``buf`` (its newlines + 1: a bound on the event rows)."""
+def split_chunks(buf: np.ndarray, start_line: int, skip_bom: bool
+                 ) -> tuple[IntArray, int, int]:
+    """The chunk table (``C_*`` columns) of ``buf`` in file order, and bounds on the lines
+    and the bytes of its chunks that are not oversize (on the event and card rows; runs
+    of blank lines between hands and oversize regions are not counted: they cost nothing)."""
     n = buf.shape[0]
-    out = np.empty((max(16, n // 512), C_COLUMNS), dtype=np.int64)
+    out = np.empty((min(max(16, n // 512), 4096), C_COLUMNS), dtype=np.int64)
     count = int(np.int64(0))  # not a literal 0: see _trim's call
     pos = 0
     if skip_bom and n >= 3 and buf[0] == 0xEF and buf[1] == 0xBB and buf[2] == 0xBF:
         pos = 3
     line = start_line  # the line number of buf[pos]
+    chunk_lines = 0
+    chunk_bytes = 0
     while pos < n:
         i, j, newlines, blank_lines = _next_separator(buf, pos)
-        # One call site with int64 arguments: a literal argument compiles another
-        # specialisation of _trim.
         terminated = 1 if blank_lines else 0
-        out = _trim(buf, pos, min(i + 1, n), line, terminated, out, count)
-        if count < out.shape[0] and out[count, C_START] >= 0:
+        end = min(i + 1, n)
+        first, skipped, open_blank = _blank_run(buf, pos, end)
+        if end - first > MAX_HAND_BYTES and not open_blank:
+            out = _room(out, count)
+            newline = 1 if buf[end - 1] == _NL else 0
+            out[count, C_START] = first
+            out[count, C_DATA_END] = end
+            out[count, C_END] = end
+            out[count, C_FIRST_LINE] = line + skipped
+            out[count, C_TERMINATED] = terminated
+            out[count, C_NEWLINE] = newline
+            out[count, C_OVERSIZE] = end - first
+            out[count, C_LINES] = newlines - skipped + (1 if terminated else 1 - newline)
             count += 1
+        else:
+            # One call site with int64 arguments: a literal argument compiles another
+            # specialisation of _trim.
+            out = _trim(buf, pos, end, line, terminated, out, count)
+            if count < out.shape[0] and out[count, C_START] >= 0:
+                count += 1
+                chunk_lines += newlines + 1
+                chunk_bytes += end - pos
         line += newlines + terminated + blank_lines
         pos = j
-    return out[:count], line - start_line + 1
+    return out[:count], chunk_lines, chunk_bytes

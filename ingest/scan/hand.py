@@ -60,6 +60,12 @@ from ingest.scan.layout import (
     H_TABLE_HASH,
     H_TIME,
     OPENERS_ABSENT,
+    P_DEALER,
+    P_HAND,
+    P_OFFSET_MINUTES,
+    P_RESULT_LINE,
+    P_ROOM,
+    P_TABLE,
     SEC_RESULT,
 )
 from ingest.scan.lines import dealer_line, line_end, player_line, result_line, section_line
@@ -80,15 +86,18 @@ from ingest.scan.tokens import (
 @kernel
 def scan_hand(buf: np.ndarray, start: int, end: int, first_line: int, hand: np.ndarray,
               events: np.ndarray, n_events: int, cards: np.ndarray, n_cards: int,
-              seat_stack: np.ndarray, seat_hash: np.ndarray) -> tuple[int, int, int, int]:
+              seat_stack: np.ndarray, seat_hash: np.ndarray, span: np.ndarray,
+              event_spans: np.ndarray, seat_text: np.ndarray) -> tuple[int, int, int, int]:
     """Read the chunk buf[start:end] into ``hand`` (zeroed by the caller) and the event
     and card rows from n_events/n_cards: (status, seat mask, new n_events, new n_cards).
 
     Unless the status is ST_READ the rows written are garbage and the counts 0. The
-    seats go to ``seat_stack``/``seat_hash`` (by seat number, the mask says which);
-    the caller writes the seat rows. The per-line readers take only the buffer and
-    return values; every array write is here, which keeps the per-line calls cheap.
-    The caller guarantees room for a row per line and a card per 3 bytes.
+    seats go to ``seat_stack``/``seat_hash``/``seat_text`` (by seat number, the mask
+    says which); the caller writes the seat rows. ``span`` is the hand's row of text
+    spans (``P_*``, set to -1 by the caller), ``event_spans`` the events' rows. The
+    per-line readers take only the buffer and return values; every array write is
+    here, which keeps the per-line calls cheap. The caller guarantees room for a row
+    per line and a card per 3 bytes.
     """
     hand[H_JACKPOT] = 1
     hand[H_OPENERS] = OPENERS_ABSENT
@@ -125,7 +134,7 @@ def scan_hand(buf: np.ndarray, start: int, end: int, first_line: int, hand: np.n
             section = position
             continue
         if section < 0:
-            status, key, value, second, third = header_line(buf, ls, le)
+            status, key, value, second, third, text_start, text_end = header_line(buf, ls, le)
             if status != ST_READ:
                 return status, 0, 0, 0
             if key == KEY_SEAT:
@@ -134,6 +143,8 @@ def scan_hand(buf: np.ndarray, start: int, end: int, first_line: int, hand: np.n
                 seat_mask |= 1 << value
                 seat_stack[value] = second
                 seat_hash[value] = third
+                seat_text[value, 0] = text_start
+                seat_text[value, 1] = text_end
                 continue
             if seen & key:
                 return ST_HEADER, 0, 0, 0
@@ -143,6 +154,12 @@ def scan_hand(buf: np.ndarray, start: int, end: int, first_line: int, hand: np.n
                 hand[H_BIG] = second
             elif key != KEY_ROOM and key != KEY_DEALER:
                 hand[_key_column(key)] = value
+            text_column = _span_column(key)
+            if text_column >= 0:
+                span[text_column] = text_start
+                span[text_column + 1] = text_end
+            elif key == KEY_TIME:
+                span[P_OFFSET_MINUTES] = second
             continue
         if section == SEC_RESULT and (first == 80 or first == 82):  # P, R
             bit, column, value = result_line(buf, ls, le)
@@ -151,14 +168,16 @@ def scan_hand(buf: np.ndarray, start: int, end: int, first_line: int, hand: np.n
                     return ST_RESULT, 0, 0, 0
                 result_seen |= bit
                 hand[column] = value
+                if bit == 1:
+                    span[P_RESULT_LINE] = line - 1
                 continue
         if first == 83:  # S
-            verb, seat, value, to_value, at, count, drawn_at, drawn, reading = player_line(
-                buf, ls, le)
+            verb, seat, value, to_value, at, count, drawn_at, drawn, reading, reading_at = \
+                player_line(buf, ls, le)
             actor = ACTOR_SEAT
         elif first == 68:  # D
             verb, seat, value, at, count = dealer_line(buf, ls, le)
-            to_value, drawn_at, drawn, reading = -1, 0, -1, READING_NONE
+            to_value, drawn_at, drawn, reading, reading_at = -1, 0, -1, READING_NONE, -1
             actor = ACTOR_DEALER
         else:
             return ST_LINE, 0, 0, 0
@@ -185,10 +204,26 @@ def scan_hand(buf: np.ndarray, start: int, end: int, first_line: int, hand: np.n
         n_cards += max(drawn, 0)
         events[n_events, E_READING] = reading
         events[n_events, E_LINE] = line - 1
+        event_spans[n_events, 0] = reading_at
+        event_spans[n_events, 1] = le - 1 if reading_at >= 0 else -1
         n_events += 1
     if section != SEC_RESULT or not result_seen & 1:
         return ST_MISSING, 0, 0, 0
     return ST_READ, seat_mask, n_events, n_cards
+
+
+@kernel
+def _span_column(key: int) -> int:
+    """The span column of a header key whose text the staging rows keep, or -1."""
+    if key == KEY_HAND:
+        return P_HAND
+    if key == KEY_TABLE:
+        return P_TABLE
+    if key == KEY_ROOM:
+        return P_ROOM
+    if key == KEY_DEALER:
+        return P_DEALER
+    return -1
 
 
 @kernel

@@ -124,46 +124,50 @@ def _key(buf: np.ndarray, ls: int, le: int) -> tuple[int, int]:
 
 
 @kernel
-def _seat_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, int]:
+def _seat_line(buf: np.ndarray, ls: int, le: int
+               ) -> tuple[int, int, int, int, int, int, int]:
     """``Seat N: PLAYER (STACK)`` with an id-like player: (status, KEY_SEAT, seat, stack,
-    player hash)."""
+    player hash, where the player id starts and ends)."""
     seat, pos = seat_number(buf, ls + 5, le)
     if pos < 0 or pos + 2 > le or buf[pos] != 58 or buf[pos + 1] != 32:
-        return ST_HEADER, 0, 0, 0, 0
+        return ST_HEADER, 0, 0, 0, 0, 0, 0
     player = pos + 2
     player_end = identifier(buf, player, le)
     if player_end < 0 or player_end + 2 >= le or buf[player_end] != 32 \
             or buf[player_end + 1] != 40 or buf[le - 1] != 41:
-        return ST_HEADER, 0, 0, 0, 0
+        return ST_HEADER, 0, 0, 0, 0, 0, 0
     stack, after = amount(buf, player_end + 2, le - 1)
     if after != le - 1:
-        return ST_HEADER, 0, 0, 0, 0
-    return ST_READ, KEY_SEAT, seat, stack, fnv1a64(buf, player, player_end)
+        return ST_HEADER, 0, 0, 0, 0, 0, 0
+    return ST_READ, KEY_SEAT, seat, stack, fnv1a64(buf, player, player_end), player, player_end
 
 
 @kernel
-def header_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, int]:
-    """Read one header line: (status, key bit, value, second value, third value).
+def header_line(buf: np.ndarray, ls: int, le: int
+                ) -> tuple[int, int, int, int, int, int, int]:
+    """Read one header line: (status, key bit, value, second value, third value, and
+    where the value's text starts and ends).
 
-    The values: the hand/table hash, UTC micros, a ``GAME_*``/``OPENERS`` code, the
-    amount, seat or count; ``Limit`` gives (small, big); a seat line (seat, stack,
-    player hash); Room and Dealer none. The caller checks repeats and writes the row.
+    The values: the hand/table hash, UTC micros (and the offset in minutes), a
+    ``GAME_*``/``OPENERS`` code, the amount, seat or count; ``Limit`` gives (small, big);
+    a seat line (seat, stack, player hash, and the player id's text); Room and Dealer
+    only their text. The caller checks repeats and writes the row.
     """
     if buf[ls] == 83 and starts(buf, ls, le, _SEAT):
         return _seat_line(buf, ls, le)
     key, pos = _key(buf, ls, le)
     if pos < 0:
-        return ST_HEADER, 0, 0, 0, 0
+        return ST_HEADER, 0, 0, 0, 0, 0, 0
     value = 0
     second = 0
     if key == KEY_HAND or key == KEY_TABLE:  # noqa: SIM109 (compiled: no tuple)
         if identifier(buf, pos, le) != le:
-            return ST_HEADER, 0, 0, 0, 0
+            return ST_HEADER, 0, 0, 0, 0, 0, 0
         value = fnv1a64(buf, pos, le)
     elif key == KEY_TIME:
-        value, ok = time_micros(buf, pos, le)
+        value, second, ok = time_micros(buf, pos, le)
         if not ok:
-            return ST_TIME, 0, 0, 0, 0
+            return ST_TIME, 0, 0, 0, 0, 0, 0
     elif key == KEY_ROOM or key == KEY_DEALER:  # noqa: SIM109
         pass  # free text; the line is printable ASCII with no blank at either end
     elif key == KEY_GAME:
@@ -172,33 +176,33 @@ def header_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, 
         elif _exactly(buf, pos, le, _DRAW_HIGH):
             value = GAME_DRAW_HIGH
         else:
-            return ST_HEADER, 0, 0, 0, 0
+            return ST_HEADER, 0, 0, 0, 0, 0, 0
     elif key == KEY_LIMIT:
         value, after = amount(buf, pos, le)
         if after < 0 or after >= le or buf[after] != 47:  # "/"
-            return ST_HEADER, 0, 0, 0, 0
+            return ST_HEADER, 0, 0, 0, 0, 0, 0
         second = _amount_to_end(buf, after + 1, le)
         if second < 0:
-            return ST_HEADER, 0, 0, 0, 0
+            return ST_HEADER, 0, 0, 0, 0, 0, 0
     elif key == KEY_JOKER:
         if _exactly(buf, pos, le, _YES):
             value = 1
         elif not _exactly(buf, pos, le, _NO):
-            return ST_HEADER, 0, 0, 0, 0
+            return ST_HEADER, 0, 0, 0, 0, 0, 0
     elif key == KEY_BUTTON:
         value, after = seat_number(buf, pos, le)
         if after != le:
-            return ST_HEADER, 0, 0, 0, 0
+            return ST_HEADER, 0, 0, 0, 0, 0, 0
     elif key == KEY_JACKPOT:
         value, after = count_value(buf, pos, le)
         if after != le:
-            return ST_HEADER, 0, 0, 0, 0
+            return ST_HEADER, 0, 0, 0, 0, 0, 0
     elif key == KEY_OPENERS:
         value = _openers(buf, pos, le)
         if value < 0:
-            return ST_HEADER, 0, 0, 0, 0
+            return ST_HEADER, 0, 0, 0, 0, 0, 0
     else:  # Ante, Carried
         value = _amount_to_end(buf, pos, le)
         if value < 0:
-            return ST_HEADER, 0, 0, 0, 0
-    return ST_READ, key, value, second, 0
+            return ST_HEADER, 0, 0, 0, 0, 0, 0
+    return ST_READ, key, value, second, 0, pos, le

@@ -164,3 +164,26 @@ def time_micros(record: HandRecord) -> int:
         (t - t.replace(year=1970, month=1, day=1, hour=0, minute=0, second=0,
                        microsecond=0)).total_seconds())
     return seconds * 1_000_000 + t.microsecond
+
+
+# ---- text spans (the scanner only): where a read hand's strings are in its buffer ----
+# Byte offsets [start, end) in the scanned buffer, for the staging rows (the arrays
+# above carry hashes of the ids, which the audit needs, not their text).
+P_HAND = 0  # the hand id: start at P_HAND, end at P_HAND + 1
+P_TABLE = 2
+P_ROOM = 4  # -1, -1 when there is no Room line
+P_DEALER = 6  # -1, -1 when there is no Dealer line
+P_OFFSET_MINUTES = 8  # the UTC offset `Time` was written with
+P_RESULT_LINE = 9  # the line of `Pot:`
+P_COLUMNS = 10
+
+
+@dataclass(slots=True)
+class Spans:
+    """Where the text of each read hand's strings is: per hand (``P_*`` columns), per
+    seat row (the player id's start and end) and per event row (the showdown reading's
+    start and end, -1 when the line has none)."""
+
+    hands: IntArray
+    seats: IntArray
+    events: IntArray

@@ -49,6 +49,7 @@ from ingest.scan.tokens import (
     starts,
     unprintable_bytes,
 )
+from schemas.limits import MAX_LINE_BYTES
 from schemas.records import SECTION_ORDER
 
 
@@ -92,7 +93,8 @@ _MUCKS = _text(b"mucks")
 @kernel
 def line_end(buf: np.ndarray, pos: int, end: int) -> tuple[int, int]:
     """(the line's newline or ``end``, the end of its text before any CR), or (-1, -1)
-    when the line holds a byte outside printable ASCII (a lone CR included)."""
+    when the line holds a byte outside printable ASCII (a lone CR included) or is longer
+    than MAX_LINE_BYTES."""
     i = pos
     # Eight bytes at a time while all are printable (a line is ~20 bytes).
     while i + 8 <= end and unprintable_bytes(load_word(buf, i)) == 0:
@@ -103,11 +105,11 @@ def line_end(buf: np.ndarray, pos: int, end: int) -> tuple[int, int]:
             i += 1
             continue
         if byte == 10:
-            return i, i
+            return (i, i) if i - pos <= MAX_LINE_BYTES else (-1, -1)
         if byte == 13 and i + 1 < end and buf[i + 1] == 10:
-            return i + 1, i
+            return (i + 1, i) if i - pos <= MAX_LINE_BYTES else (-1, -1)
         return -1, -1
-    return end, end
+    return (end, end) if end - pos <= MAX_LINE_BYTES else (-1, -1)
 
 
 @kernel
@@ -118,15 +120,16 @@ def section_line(buf: np.ndarray, ls: int, le: int) -> int:
 
 @kernel
 def player_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, int, int, int,
-                                                          int, int]:
+                                                          int, int, int]:
     """A ``Seat N: ...`` line: (verb, seat, amount, to amount, first card list at, its
-    count, second list at, its count, reading); verb -1 when not read. A count is -1 for
-    no list (then its position is unused)."""
+    count, second list at, its count, reading, where the reading's text starts); verb -1
+    when not read. A count is -1 for no list (then its position is unused); a reading's
+    text ends one byte before the line's end."""
     if not starts(buf, ls, le, _SEAT_PREFIX):
-        return -1, 0, 0, 0, 0, 0, 0, 0, 0
+        return -1, 0, 0, 0, 0, 0, 0, 0, 0, -1
     seat, pos = seat_number(buf, ls + 5, le)
     if pos < 0 or pos + 2 >= le or buf[pos] != 58 or buf[pos + 1] != 32:
-        return -1, 0, 0, 0, 0, 0, 0, 0, 0
+        return -1, 0, 0, 0, 0, 0, 0, 0, 0, -1
     r = pos + 2
     verb = -1
     value = -1
@@ -136,6 +139,7 @@ def player_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, 
     drawn_at = 0
     drawn = -1
     reading = READING_NONE
+    reading_at = -1
     after = -1
     first = buf[r]
     if first == 91:  # "["
@@ -190,6 +194,7 @@ def player_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, 
                 if le - after > 3 and buf[after] == 32 and buf[after + 1] == 40 \
                         and buf[le - 1] == 41:
                     reading = reading_category(buf, after + 2, le - 1)
+                    reading_at = after + 2
                     after = le
                 else:
                     after = -1
@@ -213,8 +218,8 @@ def player_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, 
             at = r + 6
             count, after = card_list(buf, at, le)
     if verb < 0 or after != le:
-        return -1, 0, 0, 0, 0, 0, 0, 0, 0
-    return verb, seat, value, to_value, at, count, drawn_at, drawn, reading
+        return -1, 0, 0, 0, 0, 0, 0, 0, 0, -1
+    return verb, seat, value, to_value, at, count, drawn_at, drawn, reading, reading_at
 
 
 @kernel

@@ -37,7 +37,13 @@ Status codes (``H_STATUS``):
   misdeal, exposes/deals [..] to Seat N, returns X to Seat N; not read are floor lines,
   ``and is all-in``, ``from side pot``, withdraws, declares openers, retrieves hand;
 - ``ST_RESULT`` 6: a repeated or non-canonical Pot/Rake/Passed out line;
-- ``ST_TIME`` 7: ``Time`` not ``YYYY-MM-DDTHH:MM:SS`` + ``Z``/``±HH:MM``.
+- ``ST_TIME`` 7: ``Time`` not ``YYYY-MM-DDTHH:MM:SS`` + ``Z``/``±HH:MM``, or outside
+  the years 1901..9998 or offsets ±17:59 (inside the bounds of ``schemas.limits``);
+- ``ST_TOO_LONG`` 8: a region over ``MAX_HAND_BYTES``, never read (the reference
+  quarantines it from its first bytes); a line over ``MAX_LINE_BYTES`` is ``ST_BYTES``.
+
+Memory: the arrays are sized from bounds; the event rows from the lines of the
+chunks, so blank lines between hands cost nothing.
 """
 
 from __future__ import annotations
@@ -53,7 +59,9 @@ from ingest.scan.chunks import (
     C_DATA_END,
     C_END,
     C_FIRST_LINE,
+    C_LINES,
     C_NEWLINE,
+    C_OVERSIZE,
     C_START,
     C_TERMINATED,
     split_chunks,
@@ -70,12 +78,14 @@ from ingest.scan.layout import (
     H_SEAT_COUNT,
     H_SEAT_START,
     H_STATUS,
+    P_COLUMNS,
     S_COLUMNS,
     S_PLAYER_HASH,
     S_SEAT,
     S_STACK,
     HandArrays,
     IntArray,
+    Spans,
 )
 from ingest.scan.tokens import (
     ST_BYTES,
@@ -86,11 +96,13 @@ from ingest.scan.tokens import (
     ST_RESULT,
     ST_SECTION,
     ST_TIME,
+    ST_TOO_LONG,
 )
+from schemas.limits import MAX_HAND_BYTES
 
 __all__ = [
     "ST_BYTES", "ST_HEADER", "ST_LINE", "ST_MISSING", "ST_READ", "ST_RESULT", "ST_SECTION",
-    "ST_TIME", "ScanResult", "scan",
+    "ST_TIME", "ST_TOO_LONG", "ScanResult", "scan",
 ]
 
 BoolArray = npt.NDArray[np.bool_]
@@ -107,26 +119,40 @@ class ScanResult:
     terminated: BoolArray
     #: Chunk.newline: the chunk's last line ends with a line end.
     newline: BoolArray
+    #: Chunk.oversize and Chunk.oversize_lines (0 for the chunks under the limit).
+    oversize: IntArray
+    oversize_lines: IntArray
+    #: Where the read hands' strings are in the buffer (for the staging rows).
+    spans: Spans
 
     def __len__(self) -> int:
         return len(self.arrays)
 
-    def chunk(self, buf: npt.NDArray[np.uint8], index: int) -> Chunk:
-        """The :class:`~ingest.chunks.Chunk` the reference chunker gives for chunk ``index``."""
+    def chunk(self, buf: npt.NDArray[np.uint8] | bytes, index: int, offset: int = 0) -> Chunk:
+        """The :class:`~ingest.chunks.Chunk` the reference chunker gives for chunk ``index``
+        (``offset``: where ``buf`` starts in its file)."""
         row = self.arrays.hands[index]
         start, end = int(row[H_BYTE_START]), int(row[H_BYTE_END])
-        return Chunk(buf[start:end].tobytes(), int(row[H_FIRST_LINE]), start,
-                     int(self.end_offset[index]), bool(self.terminated[index]),
-                     bool(self.newline[index]))
+        oversize = int(self.oversize[index])
+        if oversize:
+            end = start + MAX_HAND_BYTES
+        data = buf[start:end]
+        return Chunk(data if isinstance(data, bytes) else data.tobytes(),
+                     int(row[H_FIRST_LINE]), start + offset, int(self.end_offset[index]) + offset,
+                     bool(self.terminated[index]), bool(self.newline[index]), oversize,
+                     int(self.oversize_lines[index]))
 
 
 @njit(cache=True, nogil=True)
 def _scan_chunks(buf: np.ndarray, chunks: np.ndarray, hands: np.ndarray, seats: np.ndarray,
-                 events: np.ndarray, cards: np.ndarray) -> tuple[int, int, int]:
+                 events: np.ndarray, cards: np.ndarray, hand_spans: np.ndarray,
+                 seat_spans: np.ndarray, event_spans: np.ndarray) -> tuple[int, int, int]:
     """Fill ``hands`` (one row per chunk, zeroed by the caller) and the other arrays,
-    sized by the caller's upper bounds: (seat rows, event rows, cards) used."""
+    sized by the caller's upper bounds: (seat rows, event rows, cards) used. The span
+    arrays parallel hands, seats and events (``hand_spans`` set to -1 by the caller)."""
     seat_stack = np.zeros(11, dtype=np.int64)
     seat_hash = np.zeros(11, dtype=np.int64)
+    seat_text = np.zeros((11, 2), dtype=np.int64)
     # Not a plain 0: a literal 0 passed on the first iteration would compile a second,
     # literal-typed specialisation of the whole hand reader (~10 s).
     n_seats = int(np.int64(0))
@@ -140,9 +166,12 @@ def _scan_chunks(buf: np.ndarray, chunks: np.ndarray, hands: np.ndarray, seats: 
         # The seat rows and counts are written here, not in a compiled wrapper of
         # scan_hand: numba re-optimises every callee's code at each level of calls, so
         # a level less saves seconds of cold compile.
-        status, seat_mask, new_events, new_cards = scan_hand(
-            buf, start, end, first_line, hand, events, n_events, cards, n_cards, seat_stack,
-            seat_hash)
+        if chunks[h, C_OVERSIZE]:
+            status, seat_mask, new_events, new_cards = ST_TOO_LONG, 0, 0, 0
+        else:
+            status, seat_mask, new_events, new_cards = scan_hand(
+                buf, start, end, first_line, hand, events, n_events, cards, n_cards,
+                seat_stack, seat_hash, hand_spans[h], event_spans, seat_text)
         first_seat = n_seats
         if status == ST_READ:
             for seat in range(1, 11):
@@ -150,6 +179,8 @@ def _scan_chunks(buf: np.ndarray, chunks: np.ndarray, hands: np.ndarray, seats: 
                     seats[n_seats, S_SEAT] = seat
                     seats[n_seats, S_STACK] = seat_stack[seat]
                     seats[n_seats, S_PLAYER_HASH] = seat_hash[seat]
+                    seat_spans[n_seats, 0] = seat_text[seat, 0]
+                    seat_spans[n_seats, 1] = seat_text[seat, 1]
                     n_seats += 1
             hand[H_EVENT_START] = n_events
             hand[H_EVENT_COUNT] = new_events - n_events
@@ -180,20 +211,27 @@ def scan(buf: npt.NDArray[np.uint8], start_line: int = 1, *,
     # specialisation for writable arrays, which would double the cold compile when
     # the warm-up passes np.zeros and the worker a file's bytes.
     data.flags.writeable = False
-    chunks, lines = split_chunks(data, start_line, skip_bom)
+    chunks, lines, chunk_bytes = split_chunks(data, start_line, skip_bom)
     count = chunks.shape[0]
     # Allocated here, not in compiled code: numpy asks the kernel for huge pages on big
     # arrays, which halves the page-fault cost of the ~4.5 bytes of rows per input
-    # byte. The bounds: an event is a line, a card takes 3 bytes, a hand 10 seats;
-    # untouched pages of the bound cost nothing.
+    # byte. The bounds: an event is a line of a chunk, a card takes 3 bytes, a hand 10
+    # seats (and a seat a line); untouched pages of the bound cost nothing.
     hands = np.zeros((count, H_COLUMNS), dtype=np.int64)
-    seats = np.empty((count * 10, S_COLUMNS), dtype=np.int64)
+    seats = np.empty((min(count * 10, lines), S_COLUMNS), dtype=np.int64)
     events = np.empty((lines, E_COLUMNS), dtype=np.int64)
-    cards = np.empty(data.shape[0] // 3 + 1, dtype=np.int8)
-    n_seats, n_events, n_cards = _scan_chunks(data, chunks, hands, seats, events, cards)
+    cards = np.empty(chunk_bytes // 3 + 1, dtype=np.int8)
+    hand_spans = np.full((count, P_COLUMNS), -1, dtype=np.int64)
+    seat_spans = np.empty((seats.shape[0], 2), dtype=np.int64)
+    event_spans = np.empty((lines, 2), dtype=np.int64)
+    n_seats, n_events, n_cards = _scan_chunks(data, chunks, hands, seats, events, cards,
+                                              hand_spans, seat_spans, event_spans)
     return ScanResult(
         HandArrays(hands, seats[:n_seats], events[:n_events], cards[:n_cards]),
         chunks[:, C_END].copy(),
         chunks[:, C_TERMINATED].astype(np.bool_),
         chunks[:, C_NEWLINE].astype(np.bool_),
+        chunks[:, C_OVERSIZE].copy(),
+        chunks[:, C_LINES].copy(),
+        Spans(hand_spans, seat_spans[:n_seats], event_spans[:n_events]),
     )

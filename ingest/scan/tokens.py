@@ -38,6 +38,7 @@ ST_SECTION = 4  # a `***` line that is not the next known section
 ST_LINE = 5  # an action line outside the supported verbs and spellings
 ST_RESULT = 6  # a RESULT line (Pot/Rake/Passed out) not canonical or repeated
 ST_TIME = 7  # Time not `YYYY-MM-DDTHH:MM:SS` with `Z` or `+HH:MM`, or not a real date
+ST_TOO_LONG = 8  # a region over MAX_HAND_BYTES: the reference quarantines it unparsed
 
 FAIL = -1
 
@@ -294,14 +295,15 @@ def _days_from_civil(year: int, month: int, day: int) -> int:
 
 
 @kernel
-def time_micros(buf: np.ndarray, pos: int, end: int) -> tuple[int, bool]:
-    """``YYYY-MM-DDTHH:MM:SS`` + ``Z``/``±HH:MM`` filling the line: (UTC micros, ok)."""
+def time_micros(buf: np.ndarray, pos: int, end: int) -> tuple[int, int, bool]:
+    """``YYYY-MM-DDTHH:MM:SS`` + ``Z``/``±HH:MM`` filling the line: (UTC micros, the
+    offset in minutes, ok)."""
     size = end - pos
     if size != 20 and size != 25:
-        return 0, False
+        return 0, 0, False
     if (buf[pos + 4] != 45 or buf[pos + 7] != 45 or buf[pos + 10] != 84
             or buf[pos + 13] != 58 or buf[pos + 16] != 58):
-        return 0, False
+        return 0, 0, False
     year = _digits(buf, pos, pos + 4)
     month = _digits(buf, pos + 5, pos + 7)
     day = _digits(buf, pos + 8, pos + 10)
@@ -309,27 +311,30 @@ def time_micros(buf: np.ndarray, pos: int, end: int) -> tuple[int, bool]:
     minute = _digits(buf, pos + 14, pos + 16)
     second = _digits(buf, pos + 17, pos + 19)
     if min(year, month, day, hour, minute, second) < 0:
-        return 0, False
-    if year < 1000 or not 1 <= month <= 12 or hour > 23 or minute > 59 or second > 59:
-        return 0, False
+        return 0, 0, False
+    # Years 1901..9998 and offsets up to ±17:59 lie inside the bounds of Time
+    # (schemas.limits) whatever the day and offset; the reference judges the others.
+    if year < 1901 or year > 9998 or not 1 <= month <= 12 or hour > 23 or minute > 59 \
+            or second > 59:
+        return 0, 0, False
     leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
     month_days = 29 if month == 2 and leap else (
         28 if month == 2 else (30 if month == 4 or month == 6 or month == 9 or month == 11 else 31))
     if not 1 <= day <= month_days:
-        return 0, False
+        return 0, 0, False
     offset = 0
     if size == 20:
         if buf[pos + 19] != 90:  # "Z"
-            return 0, False
+            return 0, 0, False
     else:
         sign = buf[pos + 19]
         off_hour = _digits(buf, pos + 20, pos + 22)
         off_minute = _digits(buf, pos + 23, pos + 25)
         if (sign != 43 and sign != 45) or buf[pos + 22] != 58:
-            return 0, False
-        if off_hour < 0 or off_minute < 0 or off_hour > 23 or off_minute > 59:
-            return 0, False
+            return 0, 0, False
+        if off_hour < 0 or off_minute < 0 or off_hour > 17 or off_minute > 59:
+            return 0, 0, False
         offset = (off_hour * 3600 + off_minute * 60) * (1 if sign == 43 else -1)
     seconds = (_days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60
                + second - offset)
-    return seconds * 1_000_000, True
+    return seconds * 1_000_000, offset // 60, True

@@ -197,15 +197,25 @@ class Round:
         if openers:
             st.passed_with_openers.add(s.seat)
         penalty = st.profile.abandon_penalty
+        if (f.abandon_paid and not openers and penalty and s.stack >= penalty
+                and "abandon_paid" not in st.events):
+            st.events.add("abandon_paid")
+            self._abandon(s, penalty)
+            return
         if not openers and shape.level == 0 and not shape.drawing and rng.random() < 0.015 and (
                 penalty is None or s.stack >= penalty):
-            self.fold(s)
-            if penalty:
-                s.stack -= penalty
-                st.dead_money += penalty
-                st.draft.add(self.section, Actor.FLOOR, Verb.PENALTY, s.seat, amount=penalty)
+            self._abandon(s, penalty)
             return
         self.check(s)
+
+    def _abandon(self, s: SeatState, penalty: int | None) -> None:
+        """A fold before the pot is open, with the house's penalty where it has one."""
+        st = self.st
+        self.fold(s)
+        if penalty:
+            s.stack -= penalty
+            st.dead_money += penalty
+            st.draft.add(self.section, Actor.FLOOR, Verb.PENALTY, s.seat, amount=penalty)
 
     def _open(self, s: SeatState, units: int) -> None:
         self.st.opener = s.seat

@@ -102,14 +102,27 @@ def _showdown_first(st: DealState) -> int:
     return next(s.seat for s in st.clockwise_from(st.setup.button) if s.in_hand)
 
 
-def _found_unproven(st: DealState) -> bool:
-    """Forced J508: the floor finds the false opener at the showdown; the pot is carried
-    (L-33) but the double-ante penalty is not charged."""
+def _found_unproven(st: DealState, rng: random.Random) -> bool:
+    """Forced J508: the floor finds the false opener at the showdown. Either the pot is
+    carried (L-33) but the double-ante penalty is not charged (J508 on this very deal),
+    or the penalty is paid but the pot goes to the best other live hand, so the next
+    deal is not the next jack-pot (J508 on that next deal)."""
     fo = st.false_opener
     shown = [r for r in st.draft.find(Verb.SHOWS, fo, Section.SHOWDOWN)]
     if fo is None or not shown:
         return False
     st.draft.add(Section.SHOWDOWN, Actor.FLOOR, Verb.FALSE_OPENERS, fo)
+    others = [s for s in st.live() if s.seat != fo]
+    seat = st.by_seat(fo)
+    penalty = st.profile.unproven_opener_penalty_antes * st.setup.ante
+    if others and 0 < penalty <= seat.stack and rng.random() < 0.4:
+        seat.stack -= penalty
+        st.dead_money += penalty
+        st.draft.add(Section.SHOWDOWN, Actor.FLOOR, Verb.PENALTY, fo, amount=penalty)
+        seat.dead = True
+        award(st)
+        st.events.add("unproven_pushed")
+        return True
     st.draft.pot = sum(s.total for s in st.seats) + st.dead_money + st.setup.carried
     st.draft.carried_out = st.draft.pot
     st.events.add("unproven_carried")
@@ -154,7 +167,7 @@ def play_deal(table: TableSettings, profile: Profile, setup: DealSetup, forces: 
     if forces.refund_weak_caller:
         refund_weak_callers(st)
     showdown(st, rng, _showdown_first(st))
-    if forces.unproven_at_showdown and _found_unproven(st):
+    if forces.unproven_at_showdown and _found_unproven(st, rng):
         return st
     if len(st.live()) == 1 and st.live()[0].seat == st.opener:
         show_openers(st, st.live()[0], Section.SHOWDOWN)

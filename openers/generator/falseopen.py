@@ -17,7 +17,9 @@ if TYPE_CHECKING:
     from openers.generator.betting import Round
 
 #: Rulings a planter can ask for, and the situation each needs.
-AFTER_ONE_CALL = frozenset({"play_wrong", "bad_refund", "declare"})
+#: ``kill_right`` is clean play: one caller and seats still to act, nobody declares, the
+#: pot is killed and carried with the false opener's opening bet (forfeited money).
+AFTER_ONE_CALL = frozenset({"play_wrong", "bad_refund", "declare", "kill_right"})
 AFTER_RAISE = frozenset({"kill_wrong"})
 
 

@@ -59,7 +59,9 @@ class Forces:
     """
 
     no_open: bool = False
-    #: With ``false_opener``: the floor finds it at the showdown and carries the pot (J508).
+    #: With ``false_opener``: the floor finds it at the showdown and either carries the pot
+    #: without the penalty (J508 on that deal) or takes the penalty and pays the pot to
+    #: another hand (J508 on the next deal).
     unproven_at_showdown: bool = False
     #: With ``false_opener``: how the floor rules on it before the draw (see falseopen.py).
     caught_false_opener: str = ""
@@ -79,6 +81,9 @@ class Forces:
     opener_folds_after_draw: bool = False
     opener_breaks_openers: bool = False
     fold_before_open: bool = False
+    #: A seat without openers throws its hand away before the pot is open and pays the
+    #: house's abandonment penalty (clean play: forfeited money for J506's plant).
+    abandon_paid: bool = False
     refund_weak_caller: bool = False
     short_draw: bool = False
     #: With ``short_draw``: the short seat plays on unruled (D302) instead of being ruled fouled.
@@ -177,6 +182,13 @@ class DealState:
     def cards_left(self) -> int:
         """Cards not yet dealt (one stays back as a spare for planters)."""
         return len(self.deck) - self.deck_pos - 1
+
+    def forfeits(self) -> bool:
+        """The deal leaves forfeited money in the pot (rules.md, J506): a penalty, or
+        chips past its ante of a seat ruled dead or found a false opener."""
+        return self.dead_money > 0 or any(
+            s.total > self.setup.ante for s in self.seats
+            if s.dead or s.seat == self.false_opener)
 
     def live(self) -> list[SeatState]:
         """Seats still contesting the pot."""

@@ -83,6 +83,10 @@ class TableSim:
                                      self.dealers, self.seats)
         self.deal_number = 0
         self.jackpot, self.carried, self.passed_out = 1, 0, False
+        #: The carried pot holds forfeited money (R-DH 11: no newcomer may join it) ...
+        self.forfeited = False
+        #: ... lost in the deal just before (the audit sees one deal back: J506's plant).
+        self.forfeited_last = False
         self.pending: str | None = None
         #: Codes a plant left for the next deal (J508 judges the deal after the fault).
         self.next_codes: tuple[str, ...] = ()
@@ -94,8 +98,9 @@ class TableSim:
         return later[0] if later else occupied[0]
 
     def _seat_changes(self) -> None:
-        """Rebuys at any time; players come and go only while no antes are carried
-        (R-DH 10, 11: J505, J506)."""
+        """Rebuys at any time; players leave only while no antes are carried (R-DH 10:
+        J505), and a newcomer may sit in and ante into a carried pot of antes, but not
+        while it holds forfeited money (R-DH 11: J506)."""
         rng = self.rng
         for seat, player in list(self.seats.items()):
             if player.stack < self.table.ante or (player.stack < self.table.small
@@ -104,9 +109,9 @@ class TableSim:
                     self.pool.release(self.seats.pop(seat))
                 else:
                     player.stack = player.buy_in
-        if self.carried:
+        if self.carried and self.forfeited:
             return
-        if len(self.seats) > 4 and rng.random() < 0.02:
+        if not self.carried and len(self.seats) > 4 and rng.random() < 0.02:
             self.pool.release(self.seats.pop(rng.choice(sorted(self.seats))))
         empty = [s for s in range(1, self.table.max_seats + 1) if s not in self.seats]
         if len(self.seats) < 8 and empty and rng.random() < 0.03:
@@ -163,19 +168,24 @@ class TableSim:
         if self.pending is not None:
             plant = self.plants[self.pending]
             planted = dataclasses.replace(setup, seats=dict(setup.seats))
-            ctx = SequenceContext(prev_passed, prev_button, prev_carried, setup.button,
-                                  occupied_before, self.table.max_seats, self.table.ante,
-                                  self.pool.take)
+            ctx = SequenceContext(prev_passed, self.forfeited_last, prev_button,
+                                  prev_carried, setup.button, occupied_before,
+                                  self.table.max_seats, self.table.ante, self.pool.take)
             stage = plant.setup(planted, ctx, self.profile, random.Random(hand_rng_seed + ":p"))
             if stage is not Stage.WAIT:
-                forces = plant.forces if stage is Stage.PLANT else Forces(no_open=True)
-                st = play_deal(self.table, self.profile, planted, dataclasses.replace(forces),
-                               random.Random(hand_rng_seed))
+                forces = (plant.forces if stage is Stage.PLANT
+                          else plant.prepare(self.table, self.profile))
+                played = play_deal(self.table, self.profile, planted,
+                                   dataclasses.replace(forces), random.Random(hand_rng_seed))
+                st = played
+                if stage is Stage.PREPARE and not plant.prepared(played):
+                    st = None
                 if stage is Stage.PLANT:
-                    result = plant.finish(st, random.Random(hand_rng_seed + ":f"))
+                    result = plant.finish(played, random.Random(hand_rng_seed + ":f"))
                     if result is None:
                         st = None
-                    elif plant.labels_next:
+                    elif plant.labels_next or (plant.next_event
+                                               and plant.next_event in played.events):
                         self.next_codes, self.pending = result, None
                     else:
                         codes, self.pending = codes + result, None
@@ -202,5 +212,7 @@ class TableSim:
         self.passed_out = out is not None
         self.jackpot = setup.jackpot + 1 if out is not None else 1
         self.carried = out or 0
+        self.forfeited_last = out is not None and st.forfeits()
+        self.forfeited = self.forfeited_last or (out is not None and self.forfeited)
         standalone = not codes and setup.jackpot == 1 and not prev_passed and out is None
         return DealOutput(st.draft, codes, setup.time.date().isoformat(), standalone)

@@ -32,10 +32,19 @@ CHECKPOINTS: tuple[str, ...] = (
     "file-loaded",     # a file fully loaded, its offset not yet recorded
     "file-recorded",   # the file's offset recorded
     "hands-queued",    # the hands to (re)audit written down
+    "audit-batch",     # a batch of hands back from the audit (its pool still running)
     "hands-audited",   # the queued hands audited, the queue not yet cleared
     "finalized",       # the run closed and its work claimed
     "report-written",  # the report folder written
 )  # fmt: skip
+
+#: The stage of the run each checkpoint belongs to (a crash test kills the job in each).
+STAGES: dict[str, str] = {
+    "locked": "start", "run-started": "start", "planned": "plan",
+    "ingest-batch": "ingest", "file-loaded": "ingest", "file-recorded": "ingest",
+    "hands-queued": "audit", "audit-batch": "audit", "hands-audited": "audit",
+    "finalized": "close", "report-written": "report",
+}  # fmt: skip
 
 _passes: Counter[str] = Counter()
 

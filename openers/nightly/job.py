@@ -35,6 +35,7 @@ import pyarrow as pa
 from audit.integrity.store import analyse_store
 from audit.profiles import Profile, ProfileError, load_profile
 from audit.store import audit_store
+from ingest.conservation import record_run
 from ingest.load import BATCH_SIZE, IngestSummary, Progress, load_items
 from ingest.reader import HandReader
 from openers.nightly.checkpoints import checkpoint
@@ -49,6 +50,14 @@ from openers.nightly.inbox import (
 )
 from openers.nightly.joblog import JobLog
 from openers.nightly.lock import JobLock, LockHeld
+from openers.nightly.quality import (
+    Expectations,
+    Intake,
+    QualityFinding,
+    assess,
+    load_expectations,
+)
+from openers.nightly.quality import record as record_quality
 from openers.nightly.runs import (
     RunCounts,
     RunStatus,
@@ -58,9 +67,13 @@ from openers.nightly.runs import (
     start_run,
     undelivered_reports,
 )
+from openers.nightly.sealing import StoreTampered, check_head, check_queued
+from openers.nightly.storeopen import DEFAULT_WAIT, connect_waiting
 from openers.report import report_for_run
+from openers.verify import review_head
 from schemas.findings import Severity
-from schemas.store import connect, transaction
+from schemas.seals import seal
+from schemas.store import transaction
 
 
 class ExitCode(IntEnum):
@@ -96,10 +109,17 @@ class NightlyOptions:
     reports: Path | None = None
     profile: str = "robert"
     fail_on: FailOn = FailOn.CRITICAL
+    #: The least severity of a data-quality finding (missing data) that makes the job exit 1.
+    fail_on_quality: FailOn = FailOn.MAJOR
     #: A file unmodified this long is finished: its last hand is read without a blank line
     #: after it. Younger files are read up to their last hand followed by a blank line.
     settle_seconds: float = 300.0
     batch_size: int = BATCH_SIZE
+    #: Audit processes (None: every core the job may use).
+    workers: int | None = None
+    #: Seconds to wait for the store while another process (a dashboard taking its
+    #: snapshot, ``openers verify``) holds it, before the run fails.
+    store_wait: float = DEFAULT_WAIT
 
 
 @dataclass
@@ -112,6 +132,8 @@ class NightlyResult:
     counts: RunCounts = field(default_factory=RunCounts)
     error: str | None = None
     report_dir: Path | None = None
+    #: The run's seal (schemas/seals.py), once it closed.
+    seal: str | None = None
 
 
 def _reason(exc: BaseException) -> str:
@@ -143,7 +165,9 @@ def run_nightly(options: NightlyOptions, log: JobLog) -> NightlyResult:
 
 def _locked_run(options: NightlyOptions, log: JobLog) -> NightlyResult:
     try:
-        con = connect(options.db)
+        con = connect_waiting(options.db, wait=options.store_wait, on_wait=lambda why: log.warning(
+            f"the store is held by another process; waiting up to {options.store_wait:g} s",
+            reason=why))
     except (duckdb.Error, OSError) as exc:
         reason = f"cannot open the store {options.db}: {_reason(exc)}"
         log.error(reason)
@@ -158,7 +182,7 @@ def _locked_run(options: NightlyOptions, log: JobLog) -> NightlyResult:
         result = NightlyResult(ExitCode.OK, RunStatus.RUNNING, run_id=run_id)
         try:
             _work(con, options, log, result)
-        except (InboxError, ProfileError, duckdb.Error, OSError) as exc:
+        except (InboxError, ProfileError, StoreTampered, duckdb.Error, OSError) as exc:
             _fail(con, result, _reason(exc), log)
         except Exception as exc:
             # A bug must still reach the scheduler as "the job failed" (2), never as
@@ -187,7 +211,9 @@ def _fail(con: duckdb.DuckDBPyConnection, result: NightlyResult, reason: str,
 def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
           result: NightlyResult) -> None:
     assert result.run_id is not None
+    check_head(con)
     profile = load_profile(options.profile)
+    expect = load_expectations(options.profile)
     counts = result.counts
     missed_findings = _deliver_missed_reports(con, log)
     plans = plan_files(con, list_inbox(options.inboxes), settle_seconds=options.settle_seconds)
@@ -202,12 +228,17 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
     summary = _ingest(con, read, options, log, result.run_id)
     _queue_hands(con, result.run_id)
     checkpoint("hands-queued")
-    counts.tables_resequenced = _audit(con, profile, log)
+    check_queued(con)
+    counts.tables_resequenced = _audit(con, profile, log, options.workers)
     _integrity(con, profile, log, result.run_id)
-    _finalize(con, result, summary, read, options.fail_on, missed_findings)
+    quality = _finalize(con, result, summary, read, options, expect, missed_findings)
     checkpoint("finalized")
+    for finding in quality:
+        log.warning(f"data quality: {finding.message}", code=finding.code.value,
+                    severity=finding.severity.value, table=finding.table_id)
     log.info("run finished", run_id=result.run_id, status=result.status.value,
              hands=counts.hands, duplicates=counts.duplicates, quarantined=counts.quarantined,
+             data_quality=len(quality), seal=result.seal,
              **{s.value: n for s, n in counts.findings.items()})
     if options.reports is not None:
         result.report_dir = _write_run_report(con, options.reports, result.run_id, log)
@@ -224,19 +255,27 @@ def _ingest(con: duckdb.DuckDBPyConnection, plans: Sequence[FilePlan], options: 
         def on_batch(_: Progress) -> None:
             checkpoint("ingest-batch")
 
-        for plan in plans:
-            reader = HandReader(plan.path, start_offset=plan.start, start_line=plan.start_line,
-                                complete_only=plan.complete_only)
-            load_items(con, [reader], summary=summary, progress=on_batch,
-                       files_total=len(plans), batch_size=options.batch_size)
-            checkpoint("file-loaded")
-            # A .gz is re-read whole when it changes: remember the file as hashed.
-            read_bytes = plan.size if plan.compressed else reader.resume_offset
-            digest = plan.sha256 if plan.compressed else prefix_sha256(plan.path, read_bytes)
-            record_file(con, plan.path, read_bytes=read_bytes, next_line=reader.resume_line,
-                        sha256=digest, run_id=run_id)
-            checkpoint("file-recorded")
-            advance(plan.size - plan.start)
+        readers = {HandReader(p.path, start_offset=p.start, start_line=p.start_line,
+                              complete_only=p.complete_only): p for p in plans}
+
+        def loaded(done: list[HandReader]) -> None:  # every hand of these is committed
+            with transaction(con):
+                for reader in done:
+                    plan = readers[reader]
+                    checkpoint("file-loaded")
+                    # A .gz is re-read whole when it changes: remember the file as hashed.
+                    read_bytes = plan.size if plan.compressed else reader.resume_offset
+                    whole = plan.compressed or read_bytes == plan.size
+                    digest = plan.sha256 if whole else prefix_sha256(plan.path, read_bytes)
+                    record_file(con, plan.path, read_bytes=read_bytes,
+                                next_line=reader.resume_line, sha256=digest, run_id=run_id)
+                    checkpoint("file-recorded")
+                    advance(plan.size - plan.start)
+
+        # One load for all files: its transactions span files (a file's offset is
+        # recorded once every hand of it is committed).
+        load_items(con, list(readers), summary=summary, progress=on_batch,
+                   files_total=len(plans), batch_size=options.batch_size, on_files=loaded)
     return summary
 
 
@@ -265,11 +304,14 @@ def _queue_hands(con: duckdb.DuckDBPyConnection, run_id: int) -> None:
     con.execute(_QUEUE_SQL, [run_id])
 
 
-def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog) -> int:
-    """Audit the queued hands, then clear the queue; returns how many tables they are at.
+def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog,
+           workers: int | None) -> int:
+    """Audit the queued hands; returns how many tables they are at.
 
     ``audit_store`` replaces a hand's audit rows, so hands audited by a killed run and
-    audited again now are not doubled.
+    audited again now are not doubled. The queue is cleared when the run closes and
+    seals the new audit layer (:func:`_finalize`): until then the queue names the tables
+    whose audit rows may differ from the last seal.
     """
     pending = con.execute(
         "SELECT hand_id, table_id FROM ops_pending_hands ORDER BY table_id, hand_id"
@@ -279,11 +321,13 @@ def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog) -> int
         return 0
     hand_ids = [hand_id for hand_id, _ in pending]
     with log.stage("audit", len(hand_ids)) as advance:
-        summary = audit_store(con, profile, hand_ids)
-        advance(len(hand_ids))
+
+        def on_part(hands: int) -> None:
+            advance(hands)
+            checkpoint("audit-batch")
+
+        summary = audit_store(con, profile, hand_ids, workers=workers, progress=on_part)
     checkpoint("hands-audited")
-    with transaction(con):
-        con.execute("DELETE FROM ops_pending_hands")
     log.info("audit done", hands=summary.hands, tables=tables, findings=summary.findings,
              unverifiable=summary.unverifiable, errors=summary.errors)
     return tables
@@ -302,8 +346,9 @@ def _integrity(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog, ru
 
 
 def _finalize(con: duckdb.DuckDBPyConnection, result: NightlyResult, summary: IngestSummary,
-              read: Sequence[FilePlan], fail_on: FailOn, missed_findings: bool) -> None:
-    """Claim the run's work and close its row, in one transaction.
+              read: Sequence[FilePlan], options: NightlyOptions, expect: Expectations,
+              missed_findings: bool) -> list[QualityFinding]:
+    """Claim the run's work, judge its data and close its row, in one transaction.
 
     ``missed_findings``: a killed run closed with findings its scheduler never heard
     of; this run exits 1 for it.
@@ -313,12 +358,21 @@ def _finalize(con: duckdb.DuckDBPyConnection, result: NightlyResult, summary: In
     with transaction(con):
         counts.hands, counts.quarantined, counts.findings = claim_new(con, result.run_id)
         counts.duplicates = _duplicates(con, result.run_id, summary, read)
-        if fail_on.triggered(counts.findings) or missed_findings:
+        intake = Intake(counts.files_seen, counts.files_skipped, counts.hands, counts.quarantined)
+        quality = assess(con, result.run_id, intake, expect)
+        counts.quality = record_quality(con, result.run_id, quality)
+        con.execute("DELETE FROM ops_pending_hands")
+        result.seal = seal(con, kind="nightly", run_id=result.run_id,
+                           review=review_head(options.db)).seal
+        if (options.fail_on.triggered(counts.findings) or missed_findings
+                or options.fail_on_quality.triggered(counts.quality)):
             result.status, result.exit_code = RunStatus.FINDINGS, ExitCode.FINDINGS
         else:
             result.status, result.exit_code = RunStatus.OK, ExitCode.OK
         finish_run(con, result.run_id, counts, status=result.status,
                    exit_code=result.exit_code)
+        record_run(con, result.run_id, summary.conservation)  # hands met, where each went
+    return quality
 
 
 def _duplicates(con: duckdb.DuckDBPyConnection, run_id: int, summary: IngestSummary,

@@ -20,17 +20,13 @@ from enum import StrEnum
 import duckdb
 
 from schemas.findings import Severity
+from schemas.seals import QUARANTINE_KEY_SQL
 
 #: The identity of a finding: the same finding re-derived by a later audit has the same key.
 FINDING_KEY_SQL = (
     "sha256(concat_ws('|', f.code, f.hand_id, f.table_id, coalesce(CAST(f.line AS VARCHAR), ''),"
     " coalesce(CAST(f.action_index AS VARCHAR), ''), coalesce(CAST(f.seat AS VARCHAR), ''),"
     " f.message))"
-)
-#: The identity of a quarantine row: where it is and what it holds.
-QUARANTINE_KEY_SQL = (
-    "sha256(concat_ws('|', q.file, coalesce(CAST(q.line AS VARCHAR), ''),"
-    " coalesce(q.hand_id, ''), coalesce(q.raw_text, ''), q.error))"
 )
 
 
@@ -57,6 +53,10 @@ class RunCounts:
     quarantined: int = 0
     tables_resequenced: int = 0
     findings: dict[Severity, int] = field(
+        default_factory=lambda: {severity: 0 for severity in Severity}
+    )
+    #: Data-quality findings of the run (``ops_data_quality``), by severity.
+    quality: dict[Severity, int] = field(
         default_factory=lambda: {severity: 0 for severity in Severity}
     )
 

@@ -25,8 +25,11 @@ CREATE TABLE IF NOT EXISTS audit_findings (
     message       VARCHAR NOT NULL,
     evidence      JSON NOT NULL,
     source        VARCHAR NOT NULL,   -- rulebook citation, e.g. 'R-DH 1'
-    profile       VARCHAR NOT NULL
+    profile       VARCHAR NOT NULL,
+    lines         INTEGER[]           -- every line the finding is about, ascending
 );
+-- A store made before `lines` existed gains the column (NULL on its old rows).
+ALTER TABLE audit_findings ADD COLUMN IF NOT EXISTS lines INTEGER[];
 
 -- One row per rule that could not be checked on a hand (cards recorded as ??).
 CREATE TABLE IF NOT EXISTS audit_unverifiable (
@@ -41,7 +44,7 @@ CREATE TABLE IF NOT EXISTS audit_unverifiable (
 -- Public: one row per finding.
 CREATE OR REPLACE VIEW findings AS
 SELECT code, severity, hand_id, table_id, line, action_index, seat, message, evidence, source,
-       name, profile
+       name, profile, coalesce(lines, CASE WHEN line IS NULL THEN [] ELSE [line] END) AS lines
 FROM audit_findings;
 
 -- Public: one row per unverifiable check.

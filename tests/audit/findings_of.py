@@ -8,37 +8,20 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from audit.engine import AuditResult, audit_hand, audit_hands
-from audit.profiles import load_profile
-from ingest.parser import parse_hand
-from tests.audit.harness import FixtureHand, read_fixture
-
-
-def _sequence_results(hands: list[FixtureHand]) -> dict[str, AuditResult]:
-    """J fixtures: each profile's hands of the file audited as deal sequences."""
-    out: dict[str, AuditResult] = {}
-    for profile in {h.profile for h in hands}:
-        records = [parse_hand(h.text, first_line=h.first_line) for h in hands
-                   if h.profile == profile]
-        out.update((r.hand_id, r) for r in audit_hands(records, load_profile(profile)))
-    return out
+from tests.audit.harness import fixture_results, read_fixture
 
 
 def main(argv: list[str]) -> None:
     """Print each hand's expectations and findings."""
     for path in argv:
         hands = read_fixture(Path(path))
-        sequences = _sequence_results(hands) if Path(path).stem.startswith("J") else {}
-        for hand in hands:
-            record = parse_hand(hand.text, first_line=hand.first_line)
-            result = sequences.get(record.hand_id) or audit_hand(record,
-                                                                  load_profile(hand.profile))
+        for hand, result in zip(hands, fixture_results(hands), strict=True):
             want = "none" if hand.none else ", ".join(
                 f"{e.code}{'@' + str(e.line) if e.line else ''}" for e in hand.expected
             )
-            print(f"{hand.label()} {record.hand_id} [{hand.profile}] expect {want}")
+            print(f"{hand.label()} {result.hand_id} [{hand.profile}] expect {want}")
             for f in result.findings:
-                print(f"    {f.code} line={f.line} seat={f.seat} {f.message}")
+                print(f"    {f.code} line={f.line} lines={f.lines} seat={f.seat} {f.message}")
             for u in result.unverifiable:
                 print(f"    unverifiable {u.code}: {u.reason}")
 

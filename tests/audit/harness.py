@@ -8,7 +8,12 @@ at its top) say what the audit must report on it:
 - ``# expect: unverifiable O201`` the hand is unverifiable for that code;
 - ``# expect: none`` a near miss: no finding of any code;
 - ``# allow: B103`` other codes that may also fire on this hand;
-- ``# profile: foster`` the profile to audit with (a built-in name; default robert).
+- ``# profile: foster`` the profile to audit with (a built-in name; default robert);
+- ``# exception: unless`` on a near miss: the exception word of the rule's source quote
+  that the hand exercises (``test_sources`` wants one for each).
+
+What each hand reports (code, line, lines, seat, message, evidence) is pinned in
+``<CODE>.snap`` beside the fixture (``test_snapshots``).
 
 A hand with ``expect: CODE`` lines must yield exactly those findings of the
 fixture's own code (and at least those of other codes it lists); a ``none`` hand
@@ -22,8 +27,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from audit.engine import AuditResult, audit_hand, audit_hands
+from audit.profiles import load_profile
+from ingest.parser import parse_hand
+from schemas.records import HandRecord
+
 FIXTURES = Path(__file__).parent / "fixtures"
-_DIRECTIVE = re.compile(r"^#\s*(expect|allow|profile)\s*:\s*(.+?)\s*$")
+_DIRECTIVE = re.compile(r"^#\s*(expect|allow|profile|exception)\s*:\s*(.+?)\s*$")
 _EXPECT = re.compile(r"^(unverifiable\s+)?([BODPJ]\d{3})(?:\s+line=(\d+))?$")
 
 
@@ -47,6 +57,7 @@ class FixtureHand:
     none: bool = False
     allow: set[str] = field(default_factory=set)
     profile: str = "robert"
+    exceptions: set[str] = field(default_factory=set)
 
     @property
     def fixture_code(self) -> str:
@@ -107,6 +118,8 @@ def _directive(hand: FixtureHand, comment: str) -> None:
     kind, value = m.groups()
     if kind == "profile":
         hand.profile = value
+    elif kind == "exception":
+        hand.exceptions.add(value.strip().strip('"').lower())
     elif kind == "allow":
         hand.allow.update(v.strip() for v in value.split(","))
     elif value == "none":
@@ -122,3 +135,22 @@ def _directive(hand: FixtureHand, comment: str) -> None:
 def all_fixture_hands() -> list[FixtureHand]:
     """Every hand of every fixture file, in file order."""
     return [h for path in sorted(FIXTURES.glob("*.log")) for h in read_fixture(path)]
+
+
+def fixture_results(hands: list[FixtureHand]) -> list[AuditResult]:
+    """What the audit reports on each hand, aligned with ``hands``.
+
+    Hands of a J fixture are audited as the deal sequences of their tables: the hands
+    of one file and one profile together, as ``openers check`` reads a file.
+    """
+    records = [parse_hand(h.text, first_line=h.first_line) for h in hands]
+    by_id: dict[tuple[str, str], AuditResult] = {}
+    groups: dict[tuple[Path, str], list[HandRecord]] = {}
+    for hand, record in zip(hands, records, strict=True):
+        if hand.fixture_code.startswith("J"):
+            groups.setdefault((hand.file, hand.profile), []).append(record)
+    for (_, profile), group in groups.items():
+        for result in audit_hands(group, load_profile(profile)):
+            by_id[(profile, result.hand_id)] = result
+    return [by_id.get((h.profile, r.hand_id)) or audit_hand(r, load_profile(h.profile))
+            for h, r in zip(hands, records, strict=True)]

@@ -1,4 +1,7 @@
-"""``openers check``, ``openers audit`` and ``openers rules`` through typer's CliRunner."""
+"""``openers check``, ``openers audit`` and ``openers rules`` through typer's CliRunner.
+
+The output formats, exit codes and baselines of ``check`` are tested in ``tests/cli``.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +15,8 @@ import duckdb
 import typer
 from typer.testing import CliRunner
 
-from audit.cli import explain
 from audit.registry import RULES, codes
+from audit.rules_cli import explain
 from ingest.parser import parse_hand
 from openers.cli import app
 from tests.audit.harness import FIXTURES, read_fixture
@@ -23,26 +26,29 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "ingest" / "samples" / "spec_exa
 B105 = str(FIXTURES / "B105.log")
 
 
-def test_check_on_the_spec_example_is_silent() -> None:
+def test_check_on_the_spec_example_finds_nothing() -> None:
     result = runner.invoke(app, ["check", str(EXAMPLE)])
     assert result.exit_code == 0, result.output
-    assert result.output == ""
+    assert result.stdout == "No findings in 1 hand in 1 file.\n"
+    quiet = runner.invoke(app, ["check", str(EXAMPLE), "--quiet"])
+    assert quiet.exit_code == 0 and quiet.stdout == ""
 
 
 def test_check_text_is_linter_like() -> None:
     result = runner.invoke(app, ["check", B105, "--workers", "1", "--select", "B"])
     assert result.exit_code == 1
     lines = [x for x in result.stdout.splitlines() if x]
-    assert lines[0].startswith("B105-overcall:28 B105 seat 1 calls 20 but owed 10")
-    assert len(lines) == 2
+    assert lines[0].startswith(f"{B105}:28:1: B105 [major] seat 1 calls 20 but owed 10")
+    assert lines[0].endswith("(hand B105-overcall)")
+    assert len(lines) == 3 and lines[2].startswith("Found 2 findings in 2 of ")
 
 
 def test_check_jsonl_json_and_csv_carry_the_keys() -> None:
-    keys = {"hand_id", "table", "code", "severity", "seat", "line", "message"}
+    keys = {"file", "hand_id", "table", "code", "severity", "seat", "line", "message"}
     jsonl = runner.invoke(app, ["check", B105, "--format", "jsonl", "--select", "B"])
     rows = [json.loads(x) for x in jsonl.stdout.splitlines()]
     assert len(rows) == 2 and all(keys <= set(r) for r in rows)
-    assert rows[0]["evidence"]["owed"] == 1000  # cents
+    assert rows[0]["evidence"]["owed_cents"] == 1000  # cents
     as_json = json.loads(
         runner.invoke(app, ["check", B105, "--format", "json", "--select", "B"]).stdout)
     assert as_json == rows
@@ -71,17 +77,23 @@ def test_house_profile_file(tmp_path: Path) -> None:
     assert {json.loads(x)["severity"] for x in b105.stdout.splitlines()} == {"minor"}
 
 
-def test_usage_and_input_errors_exit_2(tmp_path: Path) -> None:
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert runner.invoke(app, ["check", str(tmp_path / "missing*.log")]).exit_code == 2
     assert runner.invoke(app, ["check", B105, "--profile", "nope"]).exit_code == 2
     assert runner.invoke(app, ["check", B105, "--select", "Z9"]).exit_code == 2
     assert runner.invoke(app, ["check", B105, "--format", "xml"]).exit_code == 2
+
+
+def test_an_unreadable_hand_is_a_finding_in_the_same_stream(tmp_path: Path) -> None:
     bad = tmp_path / "bad.log"
     bad.write_text(EXAMPLE.read_text().replace("[Kd Kc 7s", "[Kd Kx 7s") + "\n\n"
                    + (FIXTURES / "B105.log").read_text())
     result = runner.invoke(app, ["check", str(bad)])
-    assert result.exit_code == 2
-    assert "B105-overcall" in result.stdout and "bad.log:" in result.stderr
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert any(x.startswith(f"{bad}:") and " Q606 [critical] " in x for x in lines), lines
+    assert "B105-overcall" in result.stdout and result.stderr == ""
+    assert "and 1 unreadable hand or file" in lines[-1]
 
 
 def test_rules_lists_and_explains_every_code() -> None:
@@ -100,9 +112,8 @@ def test_rules_lists_and_explains_every_code() -> None:
 
 def test_every_audit_option_is_documented() -> None:
     group = typer.main.get_command(app)
-    commands = getattr(group, "commands", {})
     for name in ("check", "audit", "rules"):
-        command = commands[name]
+        command = group.get_command(typer.Context(group), name)  # type: ignore[attr-defined]
         assert command.help, name
         for param in command.params:
             assert getattr(param, "help", None), f"{name} {param.name} has no help"
@@ -127,9 +138,13 @@ def test_check_reads_gzip_and_jsonl(tmp_path: Path) -> None:
         parse_hand(h.text, first_line=h.first_line).model_dump_json() for h in hands) + "\n")
     result = runner.invoke(app, ["check", str(tmp_path), "--select", "B", "--format", "jsonl"])
     assert result.exit_code == 1
-    got = sorted((r["hand_id"], r["line"]) for r in map(json.loads, result.stdout.splitlines()))
-    assert got == [("B105-overcall", 28), ("B105-raise-does-not-add-up", 65),
-                   ("B106-opener-never-called", 29)]
+    rows = list(map(json.loads, result.stdout.splitlines()))
+    got = sorted((Path(r["file"]).name, r["hand_id"], r["line"], r.get("log_line"))
+                 for r in rows)
+    # In JSON Lines a hand is one line: the finding is there, its text-log line kept.
+    assert got == [("a.log.gz", "B105-overcall", 28, None),
+                   ("a.log.gz", "B105-raise-does-not-add-up", 65, None),
+                   ("b.jsonl", "B106-opener-never-called", 1, 29)]
 
 
 def test_a_rule_crash_on_a_clean_hand_is_not_a_pass(monkeypatch) -> None:
@@ -144,9 +159,13 @@ def test_a_rule_crash_on_a_clean_hand_is_not_a_pass(monkeypatch) -> None:
     monkeypatch.setattr(RULES["O209"], "check", boom)
     result = runner.invoke(app, ["check", str(EXAMPLE), "--workers", "1", "--reference"])
     assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    assert "internal error in O209: RuntimeError: boom" in result.stderr
-    assert "(1 internal error(s))" in result.stderr
+    assert result.stdout == "No findings in 1 hand in 1 file.\n"
+    assert "error: rule O209 failed on hand " in result.stderr
+    assert "RuntimeError" not in result.stderr and "boom" not in result.stderr
+    assert "1 internal error(s): the check is incomplete." in result.stderr
+    debug = runner.invoke(app, ["check", str(EXAMPLE), "--workers", "1", "--reference"],
+                          env={"OPENERS_DEBUG": "1"})
+    assert "RuntimeError: boom" in debug.stderr
 
 
 def test_the_fast_path_certifies_the_example_without_the_rules(monkeypatch) -> None:
@@ -156,6 +175,6 @@ def test_the_fast_path_certifies_the_example_without_the_rules(monkeypatch) -> N
         raise RuntimeError("boom")
 
     monkeypatch.setattr(RULES["O209"], "check", boom)
-    result = runner.invoke(app, ["check", str(EXAMPLE), "--workers", "1"])
+    result = runner.invoke(app, ["check", str(EXAMPLE), "--workers", "1", "--fast"])
     assert result.exit_code == 0, result.output
-    assert result.stdout == "" and result.stderr == ""
+    assert "No findings" in result.stdout and result.stderr == ""

@@ -35,9 +35,30 @@ def test_audit_store_writes_and_reaudit_replaces(tmp_path: Path) -> None:
     assert _count(con, "SELECT count(*) FROM findings") == 3
     assert _count(con, "SELECT count(*) FROM audit_hands") == 6
     row = con.execute(
-        "SELECT code, severity, table_id, line, seat, evidence->>'owed', source FROM findings "
-        "WHERE hand_id = 'B105-overcall'").fetchone()
-    assert row == ("B105", "major", "B105-overcall-T", 28, 1, "1000", "—")
+        "SELECT code, severity, table_id, line, lines, seat, evidence->>'owed_cents', source "
+        "FROM findings WHERE hand_id = 'B105-overcall'").fetchone()
+    assert row == ("B105", "major", "B105-overcall-T", 28, [28], 1, "1000", "—")
+
+
+def test_a_store_from_before_lines_gains_the_column(tmp_path: Path) -> None:
+    """An older store's audit_findings has no `lines`: the DDL adds it, old rows read
+    their own line, and a new audit writes the column."""
+    db = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE audit_findings (hand_id VARCHAR NOT NULL, table_id VARCHAR NOT "
+                "NULL, code VARCHAR NOT NULL, name VARCHAR NOT NULL, severity VARCHAR NOT "
+                "NULL, line INTEGER, action_index INTEGER, seat INTEGER, message VARCHAR NOT "
+                "NULL, evidence JSON NOT NULL, source VARCHAR NOT NULL, profile VARCHAR NOT "
+                "NULL)")
+    con.execute("INSERT INTO audit_findings VALUES ('old', 'T', 'B101', 'x', 'major', 7, 0, 1, "
+                "'m', '{}', 'R-DH 1', 'robert')")
+    con.close()
+    ingest_paths([str(FIXTURES / "B105.log")], str(db))
+    con = connect(db)
+    assert con.execute("SELECT lines FROM findings WHERE hand_id = 'old'").fetchone() == ([7],)
+    audit_store(con, load_profile("robert").with_selection(select=["B105"]), workers=1)
+    lines = con.execute("SELECT lines FROM findings WHERE hand_id = 'B105-overcall'").fetchone()
+    assert lines == ([28],)
 
 
 def test_audit_of_some_hands_touches_only_them(tmp_path: Path) -> None:
@@ -84,7 +105,7 @@ def test_new_deals_are_compared_with_the_stored_deal_before_them(
     robert = load_profile("robert")
     audit_store(con, robert, workers=1)
     whole = _findings(con)
-    assert ("J501-T4-4", "J501", 437) in whole
+    assert ("J501-T4-4", "J501", 438) in whole
     firsts = {h for (h,) in con.execute(
         "SELECT hand_id FROM (SELECT hand_id, row_number() OVER (PARTITION BY table_id "
         "ORDER BY time, hand_id) AS n FROM stg_hands) WHERE n = 1").fetchall()}

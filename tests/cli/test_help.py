@@ -25,13 +25,16 @@ EXPECTED = {
     "generate",
     "integrity",
     "integrity-tests",
+    "export",
+    "warmup",
+    "verify",
 }
 
 
 def commands() -> dict[str, Any]:
     # typer ships its own click, so the group is duck-typed rather than isinstance-checked
     group = typer.main.get_command(app)
-    return dict(getattr(group, "commands", {}))
+    return group.all_commands(typer.Context(group))  # type: ignore[attr-defined]
 
 
 def test_the_documented_commands_exist() -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest.load import ingest_paths
+from ingest.load import MissingPathError, ingest_paths
+from ingest.reader import HandReader, QuarantineItem
 from tests.ingest.conftest import example
 
 
@@ -81,14 +82,15 @@ def test_broken_hand_is_quarantined_and_neighbours_stored(
     assert sorted(summary.stored_ids) == ["GOOD-1", "GOOD-2", "GOOD-3"]
     assert summary.quarantined == 1
     con = duckdb.connect(str(db), read_only=True)
-    rows = con.execute("SELECT file, line, hand_id, kind, error, error_line, raw_text "
-                       "FROM quarantine").fetchall()
+    rows = con.execute("SELECT file, line, first_line, hand_id, kind, error, error_line, "
+                       "raw_text FROM quarantine").fetchall()
     assert len(rows) == 1
-    file, first, hand_id, got_kind, error, error_line, raw = rows[0]
+    file, at, first, hand_id, got_kind, error, error_line, raw = rows[0]
     assert (file, first, got_kind) == (str(path), 105, kind)
     assert hand_id == ("BROKEN/1" if case == "bad hand id" else "BROKEN")
-    assert error_line == 104 + line, error
-    assert error.startswith(f"line {104 + line}: ")
+    # One meaning of "line": the row's line is the line its error text names.
+    assert at == error_line == 104 + line, error
+    assert error.startswith(f"line {at}: ")
     assert token in error
     assert raw == broken
     assert con.execute("SELECT count(*) FROM hands").fetchall() == [(3,)]
@@ -146,12 +148,23 @@ def test_unreadable_gzip_is_reported(tmp_path: Path, db: Path) -> None:
     good = _write(tmp_path / "good.log.gz", gzip.compress(example("A").encode()))
     summary = ingest_paths([broken, good], db)
     assert summary.stored_ids == ["A"]
-    assert [p.kind for p in summary.problems] == ["unreadable_file"]
+    assert [p.kind for p in summary.problems] == ["bad_gzip"]
 
 
-def test_missing_file_is_reported(tmp_path: Path, db: Path) -> None:
-    summary = ingest_paths([tmp_path / "nope.log"], db)
-    assert [p.kind for p in summary.problems] == ["unreadable_file"]
+def test_mistyped_path_is_a_usage_error_and_stores_nothing(tmp_path: Path, db: Path) -> None:
+    good = _write(tmp_path / "good.log", example("A").encode())
+    with pytest.raises(MissingPathError, match=r"nope\.log"):
+        ingest_paths([good, tmp_path / "nope.log"], db)
+    with pytest.raises(MissingPathError, match=r"\*\.nope"):
+        ingest_paths([str(tmp_path / "*.nope")], db)
+    assert not db.exists()
+
+
+def test_file_gone_while_read_is_reported(tmp_path: Path) -> None:
+    """A path that existed when expanded but cannot be read: an item of the file."""
+    [item] = list(HandReader(tmp_path / "vanished.log"))
+    assert isinstance(item, QuarantineItem)
+    assert (item.kind, item.is_file_item) == ("unreadable_file", True)
 
 
 def test_jsonl_bad_lines_are_quarantined(tmp_path: Path, db: Path) -> None:

@@ -109,7 +109,7 @@ def test_crash_mid_batch_leaves_store_as_before_the_batch(
             calls["stg_actions"] += 1
             if calls["stg_actions"] == 2:
                 raise RuntimeError("power cut")
-        real_insert(con, table, data, **kw)
+        return real_insert(con, table, data, **kw)
 
     monkeypatch.setattr(ingest.load, "_insert", failing)
     with pytest.raises(RuntimeError, match="power cut"):

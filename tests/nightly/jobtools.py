@@ -13,6 +13,7 @@ import duckdb
 
 from openers.nightly.job import FailOn, NightlyOptions, NightlyResult, run_nightly
 from openers.nightly.joblog import JobLog, LogFormat
+from openers.verify import review_chain_for, verify_store
 
 #: The store's content that a run must leave the same whether or not it was interrupted:
 #: table -> columns left out (load times and run ids differ between runs by nature).
@@ -40,6 +41,7 @@ def options(root: Path, **extra: Any) -> NightlyOptions:
         "db": root / "store.duckdb",
         "reports": None,
         "fail_on": FailOn.NEVER,
+        "fail_on_quality": FailOn.NEVER,
         "settle_seconds": 0.0,
     }
     base.update(extra)
@@ -54,13 +56,25 @@ def run_in_process(root: Path, **extra: Any) -> NightlyResult:
 def job_command(root: Path, *more: str) -> list[str]:
     """The command line of a run as a scheduler would start it."""
     return [*CLI, "nightly", str(root / "inbox"), "--db", str(root / "store.duckdb"),
-            "--fail-on", "never", "--settle", "0", "--log-format", "json", *more]
+            "--fail-on", "never", "--fail-on-quality", "never", "--settle", "0",
+            "--log-format", "json", *more]
 
 
-def start_job(root: Path, *more: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    """Start the job as a real process (for kill and lock tests)."""
-    return subprocess.Popen(job_command(root, *more), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+def start_job(root: Path, *more: str, env: dict[str, str] | None = None,
+              log: Path | None = None) -> subprocess.Popen[str]:
+    """Start the job as a real process (for kill and lock tests).
+
+    Its output is piped, or written to ``log`` when given: a pipe reaches its end
+    only when every process holding it has exited, which a test of processes that
+    outlive the job cannot wait for.
+    """
+    out: Any = subprocess.PIPE if log is None else log.open("w", encoding="utf-8")
+    try:
+        return subprocess.Popen(job_command(root, *more), stdout=out, stderr=out, text=True,
+                                env={**os.environ, **(env or {})})
+    finally:
+        if log is not None:
+            out.close()
 
 
 def snapshot(db: Path, root: Path) -> dict[str, list[tuple[Any, ...]]]:
@@ -83,6 +97,25 @@ def _normal(value: Any, root: Path) -> Any:
     if isinstance(value, list):
         return [_normal(v, root) for v in value]
     return value
+
+
+def rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
+    """The rows of a query on the store, read-only."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+def mismatches(db: Path) -> list[str]:
+    """What ``openers verify`` finds wrong with the store (nothing, for any store a run made)."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        report = verify_store(con, workers=1, reviews=review_chain_for(db))
+        return [str(m) for m in report.mismatches]
+    finally:
+        con.close()
 
 
 def run_totals(db: Path) -> tuple[Any, ...]:

@@ -93,8 +93,9 @@ def test_store_locked_by_another_process_fails_with_exit_2(tmp_path):
     write_day(tmp_path / "inbox", ("T01",), range(3))
     holder = duckdb.connect(str(tmp_path / "store.duckdb"))
     try:
-        # DuckDB allows one writer process; a second process gets the lock error.
-        job = start_job(tmp_path)
+        # DuckDB allows one writer process; a second process gets the lock error
+        # (after waiting --store-wait seconds for it to go).
+        job = start_job(tmp_path, "--store-wait", "1")
         _, err = job.communicate(timeout=60)
     finally:
         holder.close()
@@ -222,3 +223,9 @@ def test_a_deal_arriving_late_gets_its_successor_reaudited(tmp_path):
     # deal); the others keep their first audit.
     assert audited["BCY-T01-000005"] == second_night
     assert all(audited[f"BCY-T01-{n:06d}"] < second_night for n in (0, 4, 6, 9))
+
+
+def test_a_finished_run_leaves_no_lock_file(tmp_path):
+    write_day(tmp_path / "inbox", ("T01",), range(3))
+    assert run_in_process(tmp_path).exit_code is ExitCode.OK
+    assert not (tmp_path / "store.duckdb.lock").exists()

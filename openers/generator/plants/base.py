@@ -32,6 +32,9 @@ class SequenceContext:
     """What the table knows about the previous deal when setting up the next one."""
 
     prev_passed_out: bool
+    #: The previous deal left forfeited money (a false opener's chips, a penalty) in the
+    #: carried pot: R-DH 11 (the audit sees one deal back, so the plant needs it there).
+    prev_forfeited: bool
     prev_button: int | None
     prev_carried_out: int
     #: Button the house's rules give the coming deal.
@@ -46,6 +49,8 @@ class SequenceContext:
 Applies = Callable[[TableSettings, Profile], bool]
 Setup = Callable[[DealSetup, SequenceContext, Profile, random.Random], Stage]
 Finish = Callable[[DealState, random.Random], "tuple[str, ...] | None"]
+Prepare = Callable[[TableSettings, Profile], Forces]
+Prepared = Callable[[DealState], bool]
 
 
 def jacks_only(table: TableSettings, profile: Profile) -> bool:
@@ -56,6 +61,16 @@ def jacks_only(table: TableSettings, profile: Profile) -> bool:
 def any_table(table: TableSettings, profile: Profile) -> bool:
     """The code can be planted at any table."""
     return True
+
+
+def pass_out(table: TableSettings, profile: Profile) -> Forces:
+    """Default preparation: nobody opens the coming deal (clean play)."""
+    return Forces(no_open=True)
+
+
+def passed_out(st: DealState) -> bool:
+    """Default check of a prepared deal: it passed out."""
+    return st.draft.carried_out is not None
 
 
 def plant_now(setup: DealSetup, ctx: SequenceContext, profile: Profile,
@@ -73,8 +88,14 @@ class Plant:
     finish: Finish
     applies: Applies = any_table
     setup: Setup = plant_now
-    #: The codes belong to the next deal of the table (a J rule judging what followed).
+    #: The codes belong to the next deal of the table (a J rule judging what followed) ...
     labels_next: bool = False
+    #: ... or do when the simulation reports this event.
+    next_event: str = ""
+    #: What a Stage.PREPARE deal is asked (clean play) ...
+    prepare: Prepare = pass_out
+    #: ... and whether it came out as the plant needs (else it is replayed plain).
+    prepared: Prepared = passed_out
 
 
 def on_event(event: str, *codes: str) -> Finish:

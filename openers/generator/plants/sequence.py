@@ -1,4 +1,4 @@
-"""Planters for the deal-sequence rules J501-J507: each changes how the next deal is set up.
+"""Planters for the deal-sequence rules J501-J508: most change how the next deal is set up.
 
 Most need a passed-out deal just before; while none is there, the plant asks for
 one (Stage.PREPARE: nobody opens the coming deal, which is clean play).
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from audit.profiles import PassedOutButton, Profile
+from audit.profiles import FalseOpenerStyle, PassedOutButton, Profile
 from openers.generator.plants.base import (
     Plant,
     SequenceContext,
@@ -18,7 +18,7 @@ from openers.generator.plants.base import (
     on_event,
 )
 from openers.generator.players import Player
-from openers.generator.state import DealSetup, Forces, TableSettings
+from openers.generator.state import DealSetup, DealState, Forces, TableSettings
 from schemas.records import Openers
 
 
@@ -98,9 +98,12 @@ def _moves_seat(setup: DealSetup, ctx: SequenceContext, profile: Profile,
 
 def _joins(setup: DealSetup, ctx: SequenceContext, profile: Profile,
            rng: random.Random) -> Stage:
-    """J506: a new player sits in while the forfeited antes are carried."""
-    if not ctx.prev_passed_out or len(setup.seats) >= 8:
-        return Stage.PREPARE if not ctx.prev_passed_out else Stage.WAIT
+    """J506: a new player sits in while forfeited money is carried (antes alone are no
+    bar: R-DH 11's newcomer may "pay the ante (whether single or multiple)")."""
+    if not (ctx.prev_passed_out and ctx.prev_forfeited):
+        return Stage.PREPARE
+    if len(setup.seats) >= 8:
+        return Stage.WAIT
     for target in _empty_seats(setup, ctx):
         if _button_kept(set(setup.seats) | {target}, ctx, profile):
             player = ctx.new_player()
@@ -114,6 +117,34 @@ def _anted(setup: DealSetup, ctx: SequenceContext, profile: Profile,
            rng: random.Random) -> Stage:
     """J507 needs an anted deal."""
     return Stage.PLANT if setup.ante > 0 else Stage.WAIT
+
+
+def _forfeiting(table: TableSettings, profile: Profile) -> Forces:
+    """A clean deal that passes out with forfeited money: a seat abandons its hand and
+    pays the house's penalty (nobody opens), or a false opener is ruled dead after one
+    call and the pot is killed with its opening bet."""
+    if profile.abandon_penalty:
+        return Forces(no_open=True, abandon_paid=True)
+    return Forces(false_opener=True, caught_false_opener="kill_right")
+
+
+def _forfeited(st: DealState) -> bool:
+    return st.draft.carried_out is not None and st.forfeits() and (
+        "abandon_paid" in st.events or "kill_right" in st.events)
+
+
+def _can_forfeit(table: TableSettings, profile: Profile) -> bool:
+    """J506 needs forfeited money: an abandonment penalty, or a dead-hand-refund house."""
+    return jacks_only(table, profile) and (
+        bool(profile.abandon_penalty)
+        or profile.false_opener is FalseOpenerStyle.DEAD_HAND_REFUND)
+
+
+def _unproven_found(st: DealState, rng: random.Random) -> tuple[str, ...] | None:
+    """J508: the unpaid penalty (this deal), or the pot not carried (the next deal)."""
+    if "unproven_carried" in st.events or "unproven_pushed" in st.events:
+        return ("J508",)
+    return None
 
 
 def _double_ante_house(table: TableSettings, profile: Profile) -> bool:
@@ -130,9 +161,10 @@ PLANTS = (
     Plant("J503", Forces(), always("J503"), applies=jacks_only, setup=_wrong_openers),
     Plant("J504", Forces(), always("J504"), setup=_carried_wrong),
     Plant("J505", Forces(), always("J505"), setup=_moves_seat),
-    Plant("J506", Forces(), always("J506"), setup=_joins),
-    Plant("J508", Forces(false_opener=True, unproven_at_showdown=True),
-          on_event("unproven_carried", "J508"), applies=_double_ante_house, labels_next=True),
+    Plant("J506", Forces(), always("J506"), applies=_can_forfeit, setup=_joins,
+          prepare=_forfeiting, prepared=_forfeited),
+    Plant("J508", Forces(false_opener=True, unproven_at_showdown=True), _unproven_found,
+          applies=_double_ante_house, next_event="unproven_pushed"),
     Plant("J507", Forces(skip_ante_seat=True), on_event("skip_ante_seat", "J507"),
           setup=_anted),
 )

@@ -110,18 +110,26 @@ def test_equal_times_and_duplicates_at_one_table(tmp_path: Path) -> None:
     assert_same([tmp_path / "tied.log"], "laws", workers=1)
 
 
-def test_a_file_too_large_to_scan_goes_to_the_reference_reader(tmp_path: Path,
-                                                               monkeypatch) -> None:
-    import audit.fast.worker as worker
-
-    def out_of_memory(*args: object, **kwargs: object) -> None:
-        raise MemoryError
+def test_a_large_gzip_is_cut_into_units_and_a_corrupt_one_read_to_its_fault(
+        tmp_path: Path) -> None:
+    """A .gz is decompressed once into a plain copy and cut like a plain file (a worker
+    never holds a whole decompressed file); a corrupt .gz is read by the reference path
+    up to its fault, which it reports."""
+    from audit.fast.units import plan_units
 
     room = corpus("robert", hands=300, seed=6, violations=0.08, unrecorded=0.05)
+    data = room.files[0].read_bytes()
     with gzip.open(tmp_path / "a.log.gz", "wb") as f:
-        f.write(room.files[0].read_bytes())
-    monkeypatch.setattr(worker, "scan", out_of_memory)
-    report = assert_same([tmp_path / "a.log.gz"], "robert", workers=1)
+        f.write(data)
+    plan = plan_units([tmp_path / "a.log.gz"], 10_000, tmp_path)
+    assert len(plan.units) > 3 and plan.others == []
+    report = assert_same([tmp_path / "a.log.gz"], "robert", workers=1, unit_bytes=10_000)
+    assert report.hands > 0
+    packed = bytearray(gzip.compress(data))
+    packed[len(packed) // 2] ^= 0xFF
+    (tmp_path / "b.log.gz").write_bytes(bytes(packed))
+    report = assert_same([tmp_path / "b.log.gz"], "robert", workers=1)
+    assert "bad_gzip" in [p.kind for p in report.problems]
     assert report.hands > 0
 
 
