@@ -12,7 +12,8 @@ are gathered in the same pass.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -30,6 +31,8 @@ from audit.integrity.stats import benjamini_hochberg
 from audit.integrity.test import Settings
 from audit.profiles import Profile, load_profile
 
+#: DuckDB's memory limit while the analysis reads the store (see :func:`_bounded_cache`).
+READ_MEMORY = "256MB"
 #: Bins of the per-dealer PIT histograms.
 PIT_BINS = 20
 KINDS = ("dealt", "draw")
@@ -134,6 +137,23 @@ class _Bins:
         return out
 
 
+@contextmanager
+def _bounded_cache(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """DuckDB's memory limit at :data:`READ_MEMORY` while the batches are read, then as it was.
+
+    Each batch reads its seats and lines from the store's tables; DuckDB keeps the table
+    blocks it has read cached up to its limit (80% of the machine by default), so without
+    a bound the cache, and the process, grows with the store. Those blocks are never read
+    twice here, and what a batch's queries need beyond them is small (or spills to disk).
+    """
+    before = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+    con.execute(f"SET memory_limit = '{READ_MEMORY}'")
+    try:
+        yield
+    finally:
+        con.execute(f"SET memory_limit = '{before}'")
+
+
 def run_integrity(con: duckdb.DuckDBPyConnection, options: Options | None = None,
                   progress: Callable[[int], None] | None = None) -> IntegrityResult:
     """Analyse the stored hands in ``options``' window; ``progress`` gets the hands done."""
@@ -144,20 +164,21 @@ def run_integrity(con: duckdb.DuckDBPyConnection, options: Options | None = None
     lookup = Lookup(names)
     bins = _Bins()
     result = IntegrityResult(options, [], [], [])
-    for batch in read_batches(con, options.profile, names, since=options.since,
-                              until=options.until, batch_hands=options.batch_hands):
-        replayed = replay(batch, bobtail=options.profile.bobtail)
-        v = view(batch, replayed, names)
-        lookup.add_batch(batch)
-        for test in tests:
-            test.feed(v)
-        bins.add(v)
-        result.hands += len(batch)
-        result.draws += len(replayed.draws.u)
-        result.decisions += len(replayed.decisions.hand)
-        result.irregular += int(replayed.irregular.sum())
-        if progress is not None:
-            progress(result.hands)
+    with _bounded_cache(con):
+        for batch in read_batches(con, options.profile, names, since=options.since,
+                                  until=options.until, batch_hands=options.batch_hands):
+            replayed = replay(batch, bobtail=options.profile.bobtail)
+            v = view(batch, replayed, names)
+            lookup.add_batch(batch)
+            for test in tests:
+                test.feed(v)
+            bins.add(v)
+            result.hands += len(batch)
+            result.draws += len(replayed.draws.u)
+            result.decisions += len(replayed.decisions.hand)
+            result.irregular += int(replayed.irregular.sum())
+            if progress is not None:
+                progress(result.hands)
     lookup.freeze()
     cells = [cell for test in tests for cell in test.cells(lookup)]
     result.alerts, result.tested = _judge(cells, options.settings, lookup)

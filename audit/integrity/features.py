@@ -21,6 +21,7 @@ from audit.integrity.frames import Batch, Names
 from audit.integrity.laws import hand_law
 from audit.integrity.prng import PURPOSE_DEALT, uniforms_of
 from audit.integrity.replay import Replayed
+from schemas.display import local_time_text
 
 I32 = npt.NDArray[np.int32]
 I64 = npt.NDArray[np.int64]
@@ -109,6 +110,7 @@ class Lookup:
         self._names = names
         self._hand_ids: list[pa.Array] = []
         self._times: list[I64] = []
+        self._offsets_min: list[npt.NDArray[np.int16]] = []
         self._offsets: list[int] = []
         self._players: list[str] = []
         self._dealers: list[str] = []
@@ -119,6 +121,7 @@ class Lookup:
         self._offsets.append(batch.first)
         self._hand_ids.append(pa.array(batch.hand_ids, pa.string()))
         self._times.append(batch.h_time_ms)
+        self._offsets_min.append(batch.h_offset)
 
     def freeze(self) -> None:
         """Build the index -> id tables once every batch has been read."""
@@ -148,10 +151,12 @@ class Lookup:
         return str(self._hand_ids[batch][at].as_py())
 
     def time_text(self, row: int) -> str:
-        """The hand's time, UTC, ISO 8601."""
+        """The hand's time as the room's clock showed it, with its offset (the project's one
+        format: ``2026-11-28 21:04:12 -08:00``)."""
         batch, at = self._locate(int(row))
         ms = int(self._times[batch][at])
-        return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="seconds")
+        return local_time_text(datetime.fromtimestamp(ms / 1000, UTC),
+                               int(self._offsets_min[batch][at]))
 
     def time_ms(self, row: int) -> int:
         """The hand's time in milliseconds since the epoch."""

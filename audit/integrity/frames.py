@@ -128,6 +128,7 @@ class Batch:
     h_table: I32
     h_dealer: I32
     h_time_ms: I64
+    h_offset: npt.NDArray[np.int16]  #: minutes the room's clock is ahead of UTC
     h_day: I32  #: local day, days since 1970-01-01
     h_joker: npt.NDArray[np.bool_]
     h_button: I8
@@ -242,6 +243,8 @@ def _batch(con: duckdb.DuckDBPyConnection, part: pa.Table, first: int, profile: 
         h_table=names.table_codes(part.column("table_id")),
         h_dealer=names.dealer_codes(part.column("dealer_id")),
         h_time_ms=part.column("time_ms").to_numpy().astype(np.int64),
+        h_offset=part.column("utc_offset_minutes").to_numpy(zero_copy_only=False)
+        .astype(np.int16),
         h_day=days.astype(np.int32),
         h_joker=part.column("joker").to_numpy(zero_copy_only=False).astype(np.bool_),
         h_button=part.column("button").to_numpy().astype(np.int8),

@@ -94,7 +94,8 @@ def _bins_table(result: IntegrityResult, run_id: int) -> pa.Table:
 
 
 def _time(text: str | None) -> datetime | None:
-    return datetime.fromisoformat(text) if text else None
+    """An alert's local time text (``2026-11-28 21:04:12 -08:00``) as an instant."""
+    return datetime.strptime(text, "%Y-%m-%d %H:%M:%S %z") if text else None
 
 
 def json_default(value: object) -> object:

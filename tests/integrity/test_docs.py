@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,3 +36,21 @@ def test_the_guide_is_current() -> None:
     """Regenerate with `python -m audit.integrity.docs > docs/integrity.md`."""
     page = Path(__file__).resolve().parents[2] / "docs" / "integrity.md"
     assert page.read_text(encoding="utf-8") == integrity_markdown()
+
+
+#: The constants that set a cell's minimum sample, where a test's module (or its base's)
+#: defines them.
+MINIMUM_NAMES = ("MIN_SAMPLE", "MIN_DEALS", "MIN_EXPOSED", "MIN_OTHER", "MIN_ATTAINABLE")
+
+
+@pytest.mark.parametrize("code", codes())
+def test_the_minimum_sample_written_is_the_one_applied(code: str) -> None:
+    """The docstring's number is prose; the code's constant is what runs: they must agree."""
+    cls = TESTS[code]
+    text = cls.doc()["Minimum sample"]
+    modules = {sys.modules[k.__module__] for k in cls.__mro__
+               if k.__module__.startswith("audit.integrity.checks")}
+    values = {getattr(m, name) for m in modules for name in MINIMUM_NAMES if hasattr(m, name)}
+    for value in values:
+        spellings = {f"{value:g}", f"{value:.0e}".replace("e-0", "e-")}
+        assert any(s in text for s in spellings), (code, value, text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import duckdb
@@ -15,6 +16,8 @@ from audit.integrity.registry import codes
 from audit.integrity.test import Settings
 from openers.generator.cheats import CheatConfig, DealerMode
 from tests.integrity.conftest import Room, build_room
+
+LOCAL_TIME = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d")
 
 
 def names_cheat(alert: Alert, cheat: dict[str, Any]) -> bool:
@@ -74,6 +77,9 @@ def test_alerts_carry_their_evidence(cheat_room: Room, cheat_result: IntegrityRe
         assert a.q_value <= 0.05 and a.p_value <= a.q_value
         assert a.ci_low <= a.effect <= a.ci_high or a.code in ("F101", "F106", "F107")
         assert a.alert_key.startswith(f"integrity:{a.code}:")
+        # the room's clock with its offset, the project's one format for a time
+        assert a.first_time and a.last_time and LOCAL_TIME.fullmatch(a.first_time), a.first_time
+        assert a.first_time[-6:] == "-08:00" and a.first_time <= a.last_time
     assert [a.rank for a in cheat_result.alerts] == list(range(1, len(cheat_result.alerts) + 1))
 
 

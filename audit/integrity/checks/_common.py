@@ -79,12 +79,22 @@ EXAMPLE_EVERY = 16
 
 
 class Sums:
-    """Per-key sums of several columns, accumulated batch by batch."""
+    """Per-key sums of several columns, accumulated batch by batch.
+
+    Blocks are merged whenever those added since the last merge outnumber the merged
+    rows (and a floor), so memory follows the number of keys, not of batches, at a
+    cost of a constant factor of extra merging.
+    """
+
+    #: Rows added before a merge is worth its cost, whatever the keys.
+    MERGE_FLOOR = 200_000
 
     def __init__(self, columns: int) -> None:
         self._keys: list[I64] = []
         self._values: list[F64] = []
         self._columns = columns
+        self._merged_rows = 0
+        self._pending_rows = 0
 
     def add(self, keys: I64, *columns: npt.ArrayLike) -> None:
         """Add one row per key (keys may repeat)."""
@@ -97,16 +107,24 @@ class Sums:
                                       minlength=len(unique))
         self._keys.append(unique)
         self._values.append(block)
+        self._pending_rows += len(unique)
+        if self._pending_rows > max(self.MERGE_FLOOR, self._merged_rows):
+            keys_now, values_now = self.totals()
+            self._keys, self._values = [keys_now], [values_now]
+            self._merged_rows, self._pending_rows = len(keys_now), 0
 
     def totals(self) -> tuple[I64, F64]:
         """Unique keys and their summed columns (rows aligned with the keys)."""
         if not self._keys:
             return np.zeros(0, dtype=np.int64), np.zeros((0, self._columns))
+        if len(self._keys) == 1:
+            return self._keys[0], self._values[0]
         keys = np.concatenate(self._keys)
         values = np.concatenate(self._values)
         unique, inverse = np.unique(keys, return_inverse=True)
-        out = np.zeros((len(unique), self._columns))
-        np.add.at(out, inverse, values)
+        out = np.empty((len(unique), self._columns))
+        for i in range(self._columns):
+            out[:, i] = np.bincount(inverse, weights=values[:, i], minlength=len(unique))
         return unique, out
 
 

@@ -201,6 +201,7 @@ class PairDecisionTest(IntegrityTest):
 
     def cells(self, lookup: Lookup) -> Iterable[Cell]:
         d = self._decisions()
+        self._parts = []  # the run's decisions now live in ``d`` alone, freed with it
         if not len(d.exposed_decision):
             return
         directed = _directed(d)
@@ -249,13 +250,14 @@ class PairDecisionTest(IntegrityTest):
                                  directed.total_hits[~split], directed.exposed[~split],
                                  directed.hits[~split], len(pairs))]
         done: set[tuple[int, int]] = set()
+        exposure_keys = np.sort(d.exposed_decision * _PLAYER_SPAN + d.exposed_to)
         for i in np.nonzero(split)[0].tolist():
             actor, partner = int(directed.actor[i]), int(directed.partner[i])
             if (actor, partner) in done:
                 continue
             done.add((actor, partner))
-            parts.append(_split_by_link(d, actor, partner, links[actor], int(owner[i]),
-                                        len(pairs)))
+            parts.append(_split_by_link(d, exposure_keys, actor, partner, links[actor],
+                                        int(owner[i]), len(pairs)))
         def joined(name: str) -> I64:
             return np.concatenate([getattr(part, name) for part in parts]).astype(np.int64)
 
@@ -373,11 +375,11 @@ def _strongest_links(t: _Directed, greater: bool) -> dict[int, int]:
     return {a: b for a, (_, b) in best.items()}
 
 
-def _split_by_link(d: _Decisions, actor: int, partner: int, link: int, owner: int,
-                   problems: int) -> stats.StrataSet:
-    """The actor's tables for ``partner`` with each stratum split by ``link``'s exposure."""
+def _split_by_link(d: _Decisions, exposure_keys: I64, actor: int, partner: int, link: int,
+                   owner: int, problems: int) -> stats.StrataSet:
+    """The actor's tables for ``partner`` with each stratum split by ``link``'s exposure
+    (``exposure_keys``: every exposure as ``decision * _PLAYER_SPAN + player``, sorted)."""
     mine = np.nonzero(d.actor == actor)[0].astype(np.int64)
-    exposure_keys = np.sort(d.exposed_decision * _PLAYER_SPAN + d.exposed_to)
     to_link = _exposed(mine, link, exposure_keys)
     to_partner = _exposed(mine, partner, exposure_keys)
     stratum = d.stratum[mine] * 2 + to_link
