@@ -48,6 +48,13 @@ CODES: dict[str, str] = {
     "empty_file": "Q620",
     "unreadable_file": "Q621",
     "conflict": "Q622",
+    "out_of_range": "Q623",
+    "line_too_long": "Q624",
+    "hand_too_long": "Q625",
+    "too_many_lines": "Q626",
+    "bad_gzip": "Q627",
+    "reader_error": "Q628",
+    "unstorable": "Q629",
 }
 #: The code of a kind this table does not know yet (a reader newer than the table).
 OTHER = "Q699"
