@@ -28,8 +28,17 @@ GRAPH_Q = 0.5
 
 @query()
 def integrity_run(ctx: Context) -> pd.DataFrame:
-    """The latest integrity run (one row, or none)."""
-    return ctx.frame("SELECT * FROM integrity_runs ORDER BY integrity_run_id DESC LIMIT 1")
+    """The latest integrity run (one row, or none), its time as the room's clock showed it
+    (the offset of the newest hand, as the runs of the nightly job)."""
+    return ctx.frame(
+        """
+        WITH o AS (SELECT coalesce((SELECT utc_offset_minutes FROM mart_hands
+                                    ORDER BY time DESC LIMIT 1), 0) AS off)
+        SELECT r.*, local_time_text(timezone('UTC', r.computed_at) + to_minutes(o.off), o.off)
+                   AS computed_text
+        FROM integrity_runs AS r, o ORDER BY r.integrity_run_id DESC LIMIT 1
+        """
+    )
 
 
 @query(uses_reviews=True)
@@ -98,6 +107,7 @@ def _small(p: float) -> str:
 def _graph(links: pd.DataFrame) -> str:
     """Graphviz source: players as nodes, a link per pair, alerts in red."""
     lines = ["graph suspicion {", "  layout=neato; overlap=false; splines=true;",
+             '  size="9,6";',
              '  node [shape=box, style="rounded,filled", fillcolor="#eceff1", fontsize=10];']
     for row in links.itertuples():
         alert = row.alerts > 0
@@ -128,8 +138,8 @@ cols[0].metric("Alerts", f"{int(latest['alerts']):,}")
 cols[1].metric("Hands analysed", f"{int(latest['hands']):,}")
 cols[2].metric("Cells judged", f"{int(latest['cells']):,}")
 cols[3].metric("False discovery rate", f"{latest['fdr']:g}")
-st.caption(f"Latest analysis {latest['computed_at']:%Y-%m-%d %H:%M} UTC "
-           f"({latest['method']}); what each test assumes: docs/integrity.md.")
+st.caption(f"Latest analysis {latest['computed_text']} ({latest['method']}); what each test "
+           "assumes: docs/integrity.md.")
 
 queue_tab, graph_tab, fairness_tab = st.tabs(
     ["Alert queue", "Players linked by suspicion", "Dealer fairness"])
@@ -199,8 +209,12 @@ with graph_tab:
     else:
         st.caption("Each line is a pair the collusion tests judged: red with the tests that "
                    "flagged it, grey dashed with its smallest q-value; thicker is stronger.")
-        st.graphviz_chart(_graph(links), width="stretch")
-        st.dataframe(links, hide_index=True, width="stretch")
+        # a few links drawn at the width of the page would be giant: the graph keeps its size
+        st.graphviz_chart(_graph(links), width="content")
+        st.dataframe(links, hide_index=True, width="stretch", column_config={
+            "q_value": st.column_config.NumberColumn("q", format="%.2g"),
+            "p_value": st.column_config.NumberColumn("p", format="%.2g"),
+        })
 
 with fairness_tab:
     kind = st.radio("PITs of", ["draw", "dealt"], horizontal=True, key="i_kind",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,6 +54,9 @@ def test_the_queue_lists_every_alert(analysed: Path, page_env: Path) -> None:
     at = open_page("integrity")
     alerts = _alerts(analysed)
     assert {m.label: m.value for m in at.metric}["Alerts"] == f"{len(alerts):,}"
+    # the run's time on the room's clock with its offset (the generated room is at -08:00)
+    assert any(re.search(r"Latest analysis \d{4}-\d\d-\d\d \d\d:\d\d:\d\d -08:00", c.value)
+               for c in at.caption)
     queue = at.dataframe[0].value
     assert list(queue["alert_key"]) == [key for key, _, _ in alerts]
     assert set(queue["review_status"]) == {"open"}
