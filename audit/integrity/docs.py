@@ -8,6 +8,7 @@ evaluator, every time the page is generated. Regenerate with
 
 from __future__ import annotations
 
+from audit.docs import section_lines
 from audit.integrity.draws import SAMPLES
 from audit.integrity.laws import CATEGORIES, hand_law
 from audit.integrity.registry import TESTS, codes
@@ -136,10 +137,7 @@ def integrity_markdown() -> str:
     for c in codes():
         cls = TESTS[c]
         lines += ["", f"### {c}", "", f"**{cls.name}** ({cls.family.value}): {cls.summary}"]
-        doc = cls.doc()
-        for section in DOC_SECTIONS:
-            if section in doc:
-                lines += ["", f"*{section}*", "", doc[section].strip()]
+        lines += section_lines(cls.doc(), DOC_SECTIONS)
     return "\n".join(lines) + "\n"
 
 
