@@ -110,6 +110,8 @@ def draw(st: DealState, rng: random.Random) -> None:
             draft.add(Section.DRAW, Actor.SEAT, Verb.STANDS_PAT, s.seat)
             continue
         now = len(discards) if (len(discards) < 5 or s.seat == at_once) else 4
+        if st.cheats is not None:
+            st.cheats.before_serve(st, s, keep, now)
         drawn = _serve(st, s, rng, now, give=s.seat == give_exposed, reserved=2 * len(fifth))
         if s.seat == short:
             st.deck_pos -= 1
