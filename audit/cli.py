@@ -20,8 +20,8 @@ from audit.output import Format
 from schemas.findings import FailOn
 
 if TYPE_CHECKING:
+    from audit.house import Profile
     from audit.output import Item, Summary
-    from audit.profiles import Profile
 
 ProfileOpt = Annotated[
     str,

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from audit.facts.labels import Labels
 from audit.facts.tables import Facts, Table
-from audit.profiles import Profile
+from audit.house import Profile
 from ingest.scan.layout import OPENERS_ANY, VERBS, V
 from ingest.tokens import format_amount
 from schemas.findings import Finding, Severity, Unverifiable

@@ -6,8 +6,8 @@ import random
 
 import openers.generator.drawing as drawing
 from audit.evaluator import evaluate
+from audit.house import Profile
 from audit.opening import is_openers
-from audit.profiles import Profile
 from openers.generator.betting import Round, show_openers
 from openers.generator.cheats.table import DealCheats
 from openers.generator.draft import Draft, Header

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from audit.profiles import Profile
+from audit.house import Profile
 from openers.generator.draft import Draft
 from openers.generator.players import Player
 from openers.generator.strategy import Choice

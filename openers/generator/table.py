@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from audit.profiles import PassedOutButton, Profile
+from audit.house import PassedOutButton, Profile
 from openers.generator.cheats.table import table_cheater
 from openers.generator.config import GenerateConfig
 from openers.generator.deal import play_deal
