@@ -2,9 +2,9 @@
 
 A :class:`Profile` is frozen and typed. The four built-ins follow the rulebooks
 (``robert`` = seed 004, ``house23`` = seed 000, ``foster`` = seed 001, ``laws`` =
-seed 002). Reading a house file into a profile is :mod:`audit.profiles`' work: it
-checks the file's rule codes against the registry, which sits above the rules, and
-the rules read this module.
+seed 002). The rules read this module; reading a house file is the work of
+:mod:`audit.profiles`, which checks the file's rule codes against the registry and so
+sits above the rules.
 
 Amounts are integer cents. One "counter" of the old books (Foster's white
 counter) is taken as one unit of the table's currency, 100 cents; a house file

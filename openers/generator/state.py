@@ -195,9 +195,11 @@ class DealState:
 
 
 class CheatHooks(Protocol):
-    """Where the deal, the draw and the betting let the cheats act (the cheats read the
-    state, so the state names only these hooks; :class:`~openers.generator.cheats.table.
-    DealCheats` is the one implementation)."""
+    """Where the deal, the draw and the betting let the cheats act.
+
+    The cheats read the state, so the state names only these hooks:
+    :class:`openers.generator.cheats.table.DealCheats` is the one implementation.
+    """
 
     def after_shuffle(self, st: DealState) -> None:
         """The deck is shuffled, nothing dealt yet."""
