@@ -20,8 +20,8 @@ from audit.output import Format
 from schemas.findings import FailOn
 
 if TYPE_CHECKING:
+    from audit.house import Profile
     from audit.output import Item, Summary
-    from audit.profiles import Profile
 
 ProfileOpt = Annotated[
     str,
@@ -185,7 +185,8 @@ def check_command(
     """
     from audit.baseline import BaselineError, apply_baseline, read_baseline
     from audit.baseline import write_baseline as save_baseline
-    from audit.output import sort_items, write_items, write_statistics
+    from audit.output import sort_items, write_statistics
+    from audit.output_ci import write_items
 
     sel, ign = _split(select), _split(ignore)
     _check_unreadable_codes(sel, "--select")

@@ -26,7 +26,7 @@ from audit.facts.layout import from_records
 from audit.facts.reference import reference_facts
 from audit.facts.sequence import Run
 from audit.facts.tables import take
-from audit.profiles import Profile
+from audit.house import Profile
 from audit.registry import hand_rules, sequence_rules
 from audit.rule import Rule, SequenceRule
 from schemas.findings import Finding, Unverifiable

@@ -6,7 +6,8 @@ format carries each item's file, line, code and severity. The text form is the
 linter's ``PATH:LINE:COL: CODE [severity] message (hand HAND_ID)``, sorted by file
 and line, then a summary; ``concise`` is ``PATH:LINE:COL: CODE message`` (and the
 summary); ``json``, ``jsonl`` and ``csv`` carry the keys of :func:`item_row`; the
-CI formats (SARIF, GitHub annotations, JUnit XML) are in :mod:`audit.output_ci`.
+CI formats (SARIF, GitHub annotations, JUnit XML) are in :mod:`audit.output_ci`, with
+:func:`audit.output_ci.write_items`, which writes any of them.
 
 This module imports nothing heavy: ``openers check --help`` loads it.
 """
@@ -206,21 +207,3 @@ def write_statistics(items: list[Item], fmt: Format, out: TextIO) -> None:
     for r in rows:
         out.write(f"{r['count']:>{width}}  {r['code']}  {r['name']} [{r['severity']}]\n")
 
-
-def write_items(items: list[Item], fmt: Format, out: TextIO, summary: Summary) -> None:
-    """Write ``items`` (already sorted) to ``out`` in ``fmt``."""
-    if fmt is Format.TEXT:
-        out.writelines(text_line(i) + "\n" for i in items)
-    elif fmt is Format.CONCISE:
-        out.writelines(concise_line(i) + "\n" for i in items)
-    elif fmt is Format.JSONL:
-        out.writelines(json.dumps(item_row(i)) + "\n" for i in items)
-    elif fmt is Format.JSON:
-        json.dump([item_row(i) for i in items], out, indent=2)
-        out.write("\n")
-    elif fmt is Format.CSV:
-        write_csv(items, out)
-    else:
-        from audit.output_ci import write_ci
-
-        write_ci(items, fmt, out, summary)

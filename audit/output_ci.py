@@ -12,6 +12,9 @@
 
 Levels: critical is ``error``, major ``warning``, minor ``note`` (SARIF) or
 ``notice`` (GitHub).
+
+:func:`write_items` writes any format of ``openers check``: the line formats of
+:mod:`audit.output` (which sits below this module) and the CI formats here.
 """
 
 from __future__ import annotations
@@ -24,13 +27,39 @@ from pathlib import PurePath
 from typing import Any, TextIO
 from urllib.parse import quote
 
-from audit.output import Format, Item, Summary, item_row, text_line
+from audit.output import (
+    Format,
+    Item,
+    Summary,
+    concise_line,
+    item_row,
+    text_line,
+    write_csv,
+)
+from audit.unreadable import SEVERITY, all_codes
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_LEVEL = {"critical": "error", "major": "warning", "minor": "note"}
 GITHUB_LEVEL = {"critical": "error", "major": "warning", "minor": "notice"}
 #: The partial fingerprint's name (versioned: a new key definition gets a new name).
 FINGERPRINT = "openersFindingKey/v1"
+
+
+def write_items(items: list[Item], fmt: Format, out: TextIO, summary: Summary) -> None:
+    """Write ``items`` (already sorted) to ``out`` in ``fmt``."""
+    if fmt is Format.TEXT:
+        out.writelines(text_line(i) + "\n" for i in items)
+    elif fmt is Format.CONCISE:
+        out.writelines(concise_line(i) + "\n" for i in items)
+    elif fmt is Format.JSONL:
+        out.writelines(json.dumps(item_row(i)) + "\n" for i in items)
+    elif fmt is Format.JSON:
+        json.dump([item_row(i) for i in items], out, indent=2)
+        out.write("\n")
+    elif fmt is Format.CSV:
+        write_csv(items, out)
+    else:
+        write_ci(items, fmt, out, summary)
 
 
 def write_ci(items: list[Item], fmt: Format, out: TextIO, summary: Summary) -> None:
@@ -57,8 +86,7 @@ def _version() -> str:
 
 def rule_descriptions(codes: set[str]) -> dict[str, dict[str, str]]:
     """name, summary, source and default severity of each code (rules and Q codes)."""
-    from audit.registry import RULES
-    from audit.unreadable import SEVERITY, all_codes
+    from audit.registry import RULES  # not at the top: it loads every rule
 
     unreadable = all_codes()
     out: dict[str, dict[str, str]] = {}

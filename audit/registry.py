@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from audit.profiles import Profile
+from audit.house import Profile
 from audit.rule import Rule, SequenceRule
 from audit.rules.b101_over_cap_raise import OverCapRaise
 from audit.rules.b102_wrong_bet_size import WrongBetSize

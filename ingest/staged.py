@@ -75,6 +75,7 @@ from ingest.scan.layout import (
     S_SEAT,
     S_STACK,
     VERBS,
+    ranges,
 )
 from ingest.scan.scanner import ScanResult
 from ingest.scan.text import card_lists, gather
@@ -192,14 +193,6 @@ def parsed_rows(hands: Sequence[ParsedHand]) -> HandRows:
     return HandRows(raw_table(hands), staging)
 
 
-def _ranges(starts: IntArray, counts: IntArray) -> IntArray:
-    """The indexes of every range [starts[i], starts[i] + counts[i]), concatenated."""
-    counts = np.maximum(counts, 0)
-    total = int(counts.sum())
-    before = np.cumsum(counts) - counts
-    return np.repeat(starts - before, counts) + np.arange(total, dtype=np.int64)
-
-
 def _ints(values: IntArray, kind: pa.DataType, null: int | None = None) -> pa.Array:
     """An Arrow integer column straight from ``values`` (null where it equals ``null``)."""
     data = np.ascontiguousarray(values, dtype=np.int64 if kind == _CENTS else np.int32)
@@ -250,7 +243,7 @@ def scanned_rows(buf: npt.NDArray[np.uint8], result: ScanResult, rows: IntArray,
         "form": pa.array(["text"] * n, pa.string()), "raw_text": raw_text,
     }, schema=RAW_HANDS)
 
-    seat_rows = _ranges(hands[:, H_SEAT_START], hands[:, H_SEAT_COUNT])
+    seat_rows = ranges(hands[:, H_SEAT_START], hands[:, H_SEAT_COUNT])
     seat_hand = np.repeat(np.arange(n, dtype=np.int32), hands[:, H_SEAT_COUNT])
     # Only read hands have seat and event rows, in order: every read hand's rows are
     # all of them, with no copy.
@@ -264,7 +257,7 @@ def scanned_rows(buf: npt.NDArray[np.uint8], result: ScanResult, rows: IntArray,
     })
 
     counts = hands[:, H_EVENT_COUNT]
-    event_rows = _ranges(hands[:, H_EVENT_START], counts)
+    event_rows = ranges(hands[:, H_EVENT_START], counts)
     event_hand = np.repeat(np.arange(n, dtype=np.int32), counts)
     every = len(event_rows) == len(a.events)
     events = a.events if every else a.events[event_rows]

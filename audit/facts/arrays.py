@@ -26,29 +26,21 @@ from ingest.scan.layout import (
     S_COLUMNS,
     HandArrays,
     IntArray,
+    ranges,
 )
-
-
-def _ranges(first: IntArray, count: IntArray) -> IntArray:
-    """The rows of many (first, count) ranges, one after the other."""
-    count = np.maximum(count, 0)
-    if not len(count):
-        return np.zeros(0, dtype=np.int64)
-    starts = np.repeat(first - (np.cumsum(count) - count), count)
-    return starts + np.arange(int(count.sum()))
 
 
 def take(arrays: HandArrays, rows: IntArray) -> HandArrays:
     """The hands ``rows`` of ``arrays`` (in that order) as a batch of their own."""
     hands = arrays.hands[rows].copy()
-    seats = _ranges(hands[:, H_SEAT_START], hands[:, H_SEAT_COUNT])
-    events = _ranges(hands[:, H_EVENT_START], hands[:, H_EVENT_COUNT])
+    seats = ranges(hands[:, H_SEAT_START], hands[:, H_SEAT_COUNT])
+    events = ranges(hands[:, H_EVENT_START], hands[:, H_EVENT_COUNT])
     lines = arrays.events[events].copy()
     # Every line's cards, then its drawn cards, in line order: copy them in that order.
     starts = np.stack((lines[:, E_CARDS_START], lines[:, E_DRAWN_START]), axis=1).ravel()
     counts = np.maximum(np.stack((lines[:, E_CARDS_COUNT], lines[:, E_DRAWN_COUNT]),
                                  axis=1), 0).ravel()
-    cards = arrays.cards[_ranges(starts, counts)]
+    cards = arrays.cards[ranges(starts, counts)]
     placed = (np.cumsum(counts) - counts).reshape(-1, 2)
     lines[:, E_CARDS_START], lines[:, E_DRAWN_START] = placed[:, 0], placed[:, 1]
     hands[:, H_SEAT_START] = np.cumsum(hands[:, H_SEAT_COUNT]) - hands[:, H_SEAT_COUNT]

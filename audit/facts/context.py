@@ -21,8 +21,8 @@ import numpy.typing as npt
 
 from audit.facts.labels import Labels
 from audit.facts.tables import Facts, Table
-from audit.profiles import Profile
-from ingest.scan.layout import OPENERS_ANY, VERBS, V
+from audit.house import Profile
+from ingest.scan.layout import OPENERS_ANY, VERBS, V, ranges
 from ingest.tokens import format_amount
 from schemas.findings import Finding, Severity, Unverifiable
 from schemas.records import CARD_CODES, Verb
@@ -54,10 +54,8 @@ def cards_text(cards: Iterable[str]) -> str:
 
 def spread(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArray]:
     """The positions of many ranges at once: (which range, position) for every element."""
-    counts = np.maximum(counts, 0)
-    owner = np.repeat(np.arange(len(counts)), counts)
-    offsets = np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts)
-    return owner, np.repeat(starts, counts) + offsets
+    owner = np.repeat(np.arange(len(counts)), np.maximum(counts, 0))
+    return owner, ranges(starts, counts)
 
 
 def card_masks(cards: npt.NDArray[np.int8], starts: IntArray, counts: IntArray

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from audit.evaluator import HandCategory, reading_category
-from audit.profiles import (
+from audit.house import (
     DiscardsSetAside,
     FalseOpenerStyle,
     PassedOutButton,

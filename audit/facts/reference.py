@@ -30,7 +30,7 @@ from audit.facts.tables import (
     card_mask,
     new_table,
 )
-from audit.profiles import Profile
+from audit.house import Profile
 from audit.replay import Replay
 from audit.replay.cards import known
 from audit.replay.draw import first_seat_action, received, seats_at_draw

@@ -27,7 +27,7 @@ from audit.facts.replay_lines import apply_line
 from audit.facts.replay_openers import write_openers
 from audit.facts.replay_state import KINDS, ROUND_STATE, SEAT_STATE, SLOTS, kernel, mask_of
 from audit.facts.tables import ACTION, HAND, NOT_EVALUATED, POT, SEAT, Facts, Table, new_table
-from audit.profiles import Profile
+from audit.house import Profile
 from ingest.scan.layout import (
     E_ACTOR,
     E_ALL_IN,

@@ -15,7 +15,7 @@ import numpy as np
 
 from audit.facts.context import Columns, IntArray, Result, RuleInfo, about, row_type
 from audit.facts.deals import Deals
-from audit.profiles import Profile
+from audit.house import Profile
 from schemas.findings import Finding, Unverifiable
 
 

@@ -75,6 +75,7 @@ from ingest.scan.layout import (
     HandArrays,
     IntArray,
     V,
+    ranges,
 )
 from schemas.records import Game
 
@@ -266,16 +267,8 @@ def _events(actions: pa.Table) -> tuple[IntArray, npt.NDArray[np.int8]]:
     e[:, E_DRAWN_START] = starts + np.maximum(card_lengths, 0)
     e[:, E_DRAWN_COUNT] = drawn_lengths
     cards = np.zeros(int(per_line.sum()), dtype=np.int8)
-    own = np.repeat(starts, np.maximum(card_lengths, 0))
-    offsets = np.arange(len(card_codes)) - np.repeat(
-        np.cumsum(np.maximum(card_lengths, 0)) - np.maximum(card_lengths, 0),
-        np.maximum(card_lengths, 0))
-    cards[own + offsets] = card_codes
-    own = np.repeat(e[:, E_DRAWN_START], np.maximum(drawn_lengths, 0))
-    offsets = np.arange(len(drawn_codes)) - np.repeat(
-        np.cumsum(np.maximum(drawn_lengths, 0)) - np.maximum(drawn_lengths, 0),
-        np.maximum(drawn_lengths, 0))
-    cards[own + offsets] = drawn_codes
+    cards[ranges(starts, card_lengths)] = card_codes
+    cards[ranges(e[:, E_DRAWN_START], drawn_lengths)] = drawn_codes
     return e, cards
 
 

@@ -11,7 +11,7 @@ from audit.evaluator import describe
 from audit.facts.context import Batch, IntArray, cards_text
 from audit.facts.tables import Known
 from audit.facts.view import HandView, Line
-from audit.profiles import FalseOpenerStyle, Profile
+from audit.house import FalseOpenerStyle, Profile
 from ingest.scan.layout import OPENERS_CODE, SEC_BEFORE_DRAW
 from schemas.records import (
     SECTION_POSITION,

@@ -8,7 +8,7 @@ import numpy as np
 
 from audit.facts.context import Result
 from audit.facts.sequence import Run
-from audit.profiles import PassedOutButton
+from audit.house import PassedOutButton
 from audit.rule import SequenceRule
 from audit.rules._sequence import previous_row
 from schemas.findings import Severity

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from audit.facts.context import Batch, Result, money
 from audit.facts.view import HandView
-from audit.profiles import FalseOpenerStyle
+from audit.house import FalseOpenerStyle
 from audit.rule import Rule
 from audit.rules._openers import (
     WAGERS,

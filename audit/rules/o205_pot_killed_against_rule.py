@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from audit.facts.context import Batch, Result
 from audit.facts.tables import Known
 from audit.facts.view import HandView
-from audit.profiles import FalseOpenerStyle
+from audit.house import FalseOpenerStyle
 from audit.rule import Rule
 from audit.rules._openers import (
     PotQuestion,

@@ -8,8 +8,8 @@ import numpy as np
 
 from audit.facts.context import Batch, Result, cards_text
 from audit.facts.view import HandView
+from audit.house import DiscardsSetAside
 from audit.opening import holds_openers, openers_cards
-from audit.profiles import DiscardsSetAside
 from audit.replay.cards import known
 from audit.rule import Rule
 from audit.rules._openers import (

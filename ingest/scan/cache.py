@@ -37,7 +37,7 @@ import time
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 #: The project's root folder (the packages below it are the project's code).
 ROOT = Path(__file__).resolve().parents[2]
@@ -221,6 +221,38 @@ def _called_in(qualified: str, modules: list[str]) -> bool:
     return sum(len(calls.findall(s)) - len(defines.findall(s)) for s in sources) > 0
 
 
+def _dispatchers(name: str, module: object) -> Iterator[tuple[str, Any]]:
+    """``(attribute, dispatcher)`` of each compiled function module ``name`` defines itself."""
+    # numba is imported here, not at the top: configure() must run before numba loads,
+    # and this is only ever called once compiled modules (so numba) are loaded anyway.
+    from numba.core.dispatcher import Dispatcher
+
+    for attr, value in vars(module).items():
+        if isinstance(value, Dispatcher) and value.__module__ == name:
+            yield attr, value
+
+
+def modules_with_compiled_code() -> list[str]:
+    """The loaded project modules that define compiled functions (however they decorate)."""
+    found = []
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if file and in_project(file) and any(True for _ in _dispatchers(name, module)):
+            found.append(name)
+    return sorted(found)
+
+
+def uncompiled(modules: list[str]) -> list[str]:
+    """``module.function`` of every cached dispatcher in ``modules`` with nothing compiled."""
+    missed = []
+    for name in modules:
+        module = sys.modules.get(name)
+        if module is not None:
+            missed += [f"{name}.{attr}" for attr, value in _dispatchers(name, module)
+                       if not value.signatures]
+    return missed
+
+
 def compile_all() -> list[str]:
     """Run every warm-up; the entry points no warm-up reached (they compile on first use).
 
@@ -233,8 +265,6 @@ def compile_all() -> list[str]:
         module, _, function = target.rpartition(".")
         warm: Callable[[], None] = getattr(importlib.import_module(module), function)
         warm()
-    from ingest.scan.locator import modules_with_compiled_code, uncompiled
-
     compiled = modules_with_compiled_code()
     missed = [name for name in uncompiled(compiled) if not _called_in(name, compiled)]
     if not user_cache_dir():

@@ -144,6 +144,15 @@ class HandArrays:
         return int(self.hands.shape[0])
 
 
+def ranges(starts: IntArray, counts: IntArray) -> IntArray:
+    """The positions of many ranges ``[starts[i], starts[i] + counts[i])``, one range after
+    another: a hand's seat or event rows, a line's cards (a negative count, the layout's
+    "absent", is an empty range)."""
+    counts = np.maximum(counts, 0)
+    before = np.cumsum(counts) - counts
+    return np.repeat(starts - before, counts) + np.arange(int(counts.sum()), dtype=np.int64)
+
+
 _FNV_OFFSET = 0xCBF29CE484222325
 _FNV_PRIME = 0x100000001B3
 _MASK = (1 << 64) - 1

@@ -11,13 +11,11 @@ Anything else, or a user's ``NUMBA_CACHE_DIR``, goes to numba's own locators.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 from numba.core import config
 from numba.core.caching import _CacheLocator
-from numba.core.dispatcher import Dispatcher
 
 from ingest.scan.cache import cache_dir, in_project, module_name, source_stamp
 
@@ -53,25 +51,3 @@ class ProjectCacheLocator(_CacheLocator):
             return None  # unwritable: numba's own locators find a place
         return self
 
-
-def modules_with_compiled_code() -> list[str]:
-    """The loaded project modules that define compiled functions (however they decorate)."""
-    found = []
-    for name, module in list(sys.modules.items()):
-        file = getattr(module, "__file__", None)
-        if file and in_project(file) and any(
-                isinstance(v, Dispatcher) and v.__module__ == name for v in vars(module).values()):
-            found.append(name)
-    return sorted(found)
-
-
-def uncompiled(modules: list[str]) -> list[str]:
-    """``module.function`` of every cached dispatcher in ``modules`` with nothing compiled."""
-    missed = []
-    for name in modules:
-        module = sys.modules.get(name)
-        for attr, value in vars(module).items() if module else ():
-            if isinstance(value, Dispatcher) and value.__module__ == name \
-                    and not value.signatures:
-                missed.append(f"{name}.{attr}")
-    return missed

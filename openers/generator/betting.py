@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import random
 
+import openers.generator.falseopen as falseopen
+import openers.generator.strategy as strategy
 from audit.opening import is_openers, openers_cards
-from openers.generator import falseopen, strategy
 from openers.generator.handinfo import read_shape
 from openers.generator.showdown import best_seats, strength_of
 from openers.generator.state import DealState, SeatState
@@ -144,7 +145,7 @@ class Round:
                 return
             self._act(s)
             s.acted = True
-            if falseopen.maybe_rule(self):
+            if falseopen.maybe_rule(self.st, self.before, self.count, self.needs):
                 return
 
     def _skip_closing_call(self, s: SeatState, order: list[SeatState]) -> bool:

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from audit.profiles import ProfileError
+from audit.house import ProfileError
 from openers.generator.cheats import CheatConfig, Collusion, DealerMode
 from openers.generator.config import ALL_CODES, GenerateConfig
 from openers.generator.generate import generate

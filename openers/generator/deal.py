@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
+import openers.generator.drawing as drawing
 from audit.evaluator import evaluate
+from audit.house import Profile
 from audit.opening import is_openers
-from audit.profiles import Profile
-from openers.generator import drawing
 from openers.generator.betting import Round, show_openers
 from openers.generator.cheats.table import DealCheats
 from openers.generator.draft import Draft, Header

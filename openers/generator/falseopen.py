@@ -8,13 +8,10 @@ every other bet comes back and the pot is carried to the next deal.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-from openers.generator.state import DealState
+from openers.generator.state import DealState, SeatState
 from schemas.records import Actor, Section, Verb
-
-if TYPE_CHECKING:
-    from openers.generator.betting import Round
 
 #: Rulings a planter can ask for, and the situation each needs.
 #: ``kill_right`` is clean play: one caller and seats still to act, nobody declares, the
@@ -27,9 +24,8 @@ def _floor(st: DealState, verb: Verb, seat: int | None = None) -> None:
     st.draft.add(Section.BEFORE_DRAW, Actor.FLOOR, verb, seat)
 
 
-def _kill(rnd: Round, refund_opening: bool) -> None:
+def _kill(st: DealState, refund_opening: bool) -> None:
     """Pot killed: every bet of the round comes back, except (rightly) the opening bet."""
-    st = rnd.st
     _floor(st, Verb.POT_KILLED)
     for s in st.seats:
         back = s.round_bet if (s.seat != st.false_opener or refund_opening) else 0
@@ -41,24 +37,26 @@ def _kill(rnd: Round, refund_opening: bool) -> None:
     st.killed = True
 
 
-def maybe_rule(rnd: Round) -> bool:
-    """After each action: rule on the false opener if the planted situation has come.
+def maybe_rule(st: DealState, before: bool, count: int,
+               needs: Callable[[SeatState], bool]) -> bool:
+    """After each action of a betting round: rule on the false opener if the planted
+    situation has come (the round says whether it is ``before`` the draw, its ``count``
+    of a bet and raises so far, and which seats it ``needs`` to act still).
 
     Returns True when the ruling ended the deal (the pot was killed).
     """
-    st = rnd.st
     ruling = st.forces.caught_false_opener
     fo = st.false_opener
-    if not ruling or fo is None or not rnd.before or "ruled" in st.events:
+    if not ruling or fo is None or not before or "ruled" in st.events:
         return False
     if any(s.all_in for s in st.seats):
         return False  # an all-in caller's share of the dead opening bet is another question
     callers = [s for s in st.seats if s.seat != fo and s.round_bet > 0]
-    pending = [s for s in st.seats if s.seat != fo and rnd.needs(s)]
+    pending = [s for s in st.seats if s.seat != fo and needs(s)]
     if ruling in AFTER_ONE_CALL:
-        ready = rnd.count == 1 and len(callers) == 1 and bool(pending)
+        ready = count == 1 and len(callers) == 1 and bool(pending)
     else:
-        ready = rnd.count >= 2
+        ready = count >= 2
     if not ready:
         return False
     st.events.add("ruled")
@@ -69,7 +67,7 @@ def maybe_rule(rnd: Round) -> bool:
                          and s.in_hand and s.can_act), None)
         if declarer is None:
             st.events.add("no_declarer")
-            _kill(rnd, refund_opening=False)
+            _kill(st, refund_opening=False)
             return True
         st.draft.add(Section.BEFORE_DRAW, Actor.SEAT, Verb.DECLARES_OPENERS, declarer.seat)
         st.opener = declarer.seat
@@ -80,6 +78,6 @@ def maybe_rule(rnd: Round) -> bool:
         _floor(st, Verb.POT_PLAYS)
         st.events.add("play_wrong")
         return False
-    _kill(rnd, refund_opening=ruling == "bad_refund")
+    _kill(st, refund_opening=ruling == "bad_refund")
     st.events.add(ruling)
     return True

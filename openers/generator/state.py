@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from audit.profiles import Profile
+from audit.house import Profile
 from openers.generator.draft import Draft
 from openers.generator.players import Player
-from schemas.records import Game, Openers
-
-if TYPE_CHECKING:  # the cheats read the state; the state only holds them
-    from openers.generator.cheats.table import DealCheats
+from openers.generator.strategy import Choice
+from schemas.records import Game, Openers, Section
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +157,7 @@ class DealState:
     #: Seat whose draw left it with the wrong number of cards (forced), if any.
     short_drawer: int | None = None
     #: Integrity ground truth: a crooked dealer's or colluding pair's part in the deal.
-    cheats: DealCheats | None = None
+    cheats: CheatHooks | None = None
 
     def by_seat(self, seat: int) -> SeatState:
         """The state of ``seat``."""
@@ -193,3 +192,28 @@ class DealState:
     def live(self) -> list[SeatState]:
         """Seats still contesting the pot."""
         return [s for s in self.seats if s.in_hand]
+
+
+class CheatHooks(Protocol):
+    """Where the deal, the draw and the betting let the cheats act.
+
+    The cheats read the state, so the state names only these hooks:
+    :class:`openers.generator.cheats.table.DealCheats` is the one implementation.
+    """
+
+    def after_shuffle(self, st: DealState) -> None:
+        """The deck is shuffled, nothing dealt yet."""
+
+    def before_serve(self, st: DealState, s: SeatState, kept: Sequence[str],
+                     count: int) -> None:
+        """Seat ``s`` keeps ``kept`` and is about to be served ``count`` cards."""
+
+    def unbet(self, st: DealState, s: SeatState, section: Section, choice: Choice) -> Choice:
+        """Seat ``s`` is first to bet in ``section`` and chose ``choice``; the choice made."""
+
+    def facing(self, st: DealState, s: SeatState, section: Section, choice: Choice,
+               can_raise: bool) -> Choice:
+        """Seat ``s`` faces a bet in ``section`` and chose ``choice``; the choice made."""
+
+    def passes_openers(self, st: DealState, s: SeatState) -> bool:
+        """Whether seat ``s``, holding openers before the open, passes instead."""

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from audit.profiles import PassedOutButton, Profile
+from audit.house import PassedOutButton, Profile
 from openers.generator.cheats.table import table_cheater
 from openers.generator.config import GenerateConfig
 from openers.generator.deal import play_deal
@@ -194,12 +194,13 @@ class TableSim:
             self.patience -= 1
             if self.pending is not None and self.patience <= 0:
                 self.pending = None
+        cheats = None  # a planted deal is played without the cheats
         if st is None:
             cheats = self.cheater.for_deal(setup, self.deal_number) if self.cheater else None
             st = play_deal(self.table, self.profile, setup, Forces(), random.Random(hand_rng_seed),
                            cheats)
         if self.cheater is not None:
-            self.cheater.commit(st, st.cheats)
+            self.cheater.commit(st, cheats)
         return self._commit(st, setup, codes, prev_passed)
 
     def _commit(self, st: DealState, setup: DealSetup, codes: tuple[str, ...],

@@ -38,7 +38,7 @@ from typing import Any
 
 import duckdb
 
-from audit.profiles import BUILTIN, ProfileError
+from audit.house import BUILTIN, ProfileError
 from schemas.findings import Severity
 
 

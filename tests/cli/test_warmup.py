@@ -14,7 +14,8 @@ import numba
 from typer.testing import CliRunner
 
 from ingest.scan import cache
-from ingest.scan.locator import ProjectCacheLocator, uncompiled
+from ingest.scan.cache import uncompiled
+from ingest.scan.locator import ProjectCacheLocator
 from openers.cli import app
 from tests.audit.harness import FIXTURES
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from audit.profiles import Profile
+from audit.house import Profile
 from openers.generator.state import DealSetup, DealState, Forces, TableSettings
 from schemas.records import Game
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from audit.profiles import Profile
+from audit.house import Profile
 from openers.generator.plants.base import Plant, jacks_only, on_event
 from openers.generator.plants.helpers import collected, section_rows, spare_cards
 from openers.generator.state import DealState, Forces, TableSettings

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from audit.profiles import FalseOpenerStyle, PassedOutButton, Profile
+from audit.house import FalseOpenerStyle, PassedOutButton, Profile
 from openers.generator.plants.base import (
     Plant,
     SequenceContext,
