@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from audit.integrity.checks._pair_counts import DecisionCounts, Tables
 
 
-def _batches(seed: int) -> list[tuple[np.ndarray, ...]]:
+def _batches(seed: int) -> list[tuple[npt.NDArray[Any], ...]]:
     """Random batches of decisions (actor, stratum, outcome) with exposures to other players."""
     rng = np.random.default_rng(seed)
-    out = []
+    out: list[tuple[npt.NDArray[Any], ...]] = []
     for _ in range(4):
         n = int(rng.integers(1, 300))
         actor = rng.integers(0, 8, n)
@@ -39,10 +41,10 @@ def test_tables_and_split_match_counting_each_decision(seed: int) -> None:
     for b in batches:
         counts.add(*b)
     links = {0: 1, 3: 5, 6: 7}
-    totals: Counter[tuple[int, int]] = Counter()
-    exposed: Counter[tuple[int, int, int]] = Counter()
-    split_totals: Counter[tuple[int, int]] = Counter()
-    split_exposed: Counter[tuple[int, int, int]] = Counter()
+    totals: Counter[tuple[int, ...]] = Counter()
+    exposed: Counter[tuple[int, ...]] = Counter()
+    split_totals: Counter[tuple[int, ...]] = Counter()
+    split_exposed: Counter[tuple[int, ...]] = Counter()
     for actor, stratum, outcome, index, partner in batches:
         seen = {(int(i), int(p)) for i, p in zip(index, partner, strict=True)}
         for i, p in zip(index.tolist(), partner.tolist(), strict=True):
