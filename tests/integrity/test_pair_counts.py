@@ -75,6 +75,7 @@ def test_tables_and_split_match_counting_each_decision(seed: int) -> None:
     assert keys == sorted(keys)  # the order the pair tables are built in
     counts.close()
     assert counts.split_tables(links).actor.size == 0  # the log is gone once closed
+    assert counts.tables().actor.size == 0  # and the counts
 
 
 def test_nothing_counted() -> None:

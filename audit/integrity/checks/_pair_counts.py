@@ -133,7 +133,8 @@ class DecisionCounts:
                    index.astype(np.int64), partner.astype(np.int64))
 
     def close(self) -> None:
-        """Delete the log."""
+        """Delete the log and free the counts (a test's tables are built once)."""
         if self._log is not None:
             self._log.close()
             self._log = None
+        self._totals, self._exposed, self._batches = Sums(2), Sums(2), 0
