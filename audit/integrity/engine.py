@@ -7,6 +7,12 @@ Benjamini-Hochberg procedure runs over all of them together at the house's false
 discovery rate, and the cells that pass become ranked :class:`Alert` objects whose
 hands are named. The per-dealer PIT histograms for the dashboard's fairness plots
 are gathered in the same pass.
+
+What the tests keep between batches is per-key sums (bounded by the players, dealers,
+tables and pairs, not the hands); what grows with the hands (the pair tests' decision
+log, the evidence events) goes to temporary files, read back only for the linked
+players and the alerted cells. Cells are kept as compact rows, whole only when they
+could become alerts (:class:`_Cells`).
 """
 
 from __future__ import annotations
