@@ -1,77 +1,55 @@
-"""Audit log files in batches on a process pool (``openers check``), using every core.
+"""``openers check``: every hand of some log files, on a process pool, J rules included.
 
-The main process cuts the text files into hand chunks with the compiled scanner
-(the reference chunker's chunks, so line numbers stay the file's), takes each deal's
-table and time from the scanner (or, for a hand it does not read, from the reference
-parser: no second reading of the format), and groups the chunks by table in time
-order. A batch holds whole runs of one or more tables' deals, plus the deal just
-before its first one as *context*, so a worker can run both the hand rules and the
-deal-sequence (J) rules and send back only results: records never cross process
-boundaries, which would cost more than parsing them. JSON Lines inputs are read whole
-by a worker instead, and their deals' sequences are checked in the main process.
+Each text file is cut into units (:mod:`audit.units`); a worker reads a unit's
+bytes, replays its hands into fact tables and runs the hand rules on them
+(:func:`check_unit`), and sends back the hands' results and the unit's deal tables
+(:mod:`audit.facts.deals`). JSON Lines files (and files the units cannot cut) are
+read by the reference reader, one task each, into the same tables. The main process
+stacks every unit's deals, orders each table's deals in time, and runs the J rules
+once over all of them: how the input was split into files or units does not matter.
+
+Two ways to read a unit, one set of rules:
+
+- compiled (the default): the scanner reads the hands it can
+  (:mod:`ingest.scan.scanner`); the reference reader parses the others (and
+  quarantines what it cannot read); the compiled replay makes the facts
+  (:func:`audit.facts.replay.replay_facts`);
+- reference (``fast=False``, ``openers check --reference``): the reference reader
+  parses every hand and the Python replay makes the facts
+  (:func:`audit.facts.reference.reference_facts`) -- slower, written independently,
+  the same findings.
 """
 
 from __future__ import annotations
 
-import ctypes
-import gc
-import multiprocessing
-import os
-import signal
-import sys
-from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+import io
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.context import BaseContext
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
-from audit.engine import AuditResult, audit_hand, audit_sequences, merge
+from audit.engine import AuditResult, merge, run_rules, run_sequence_rules
+from audit.facts.arrays import join, take
+from audit.facts.context import Batch
+from audit.facts.deals import Deals, deals_of, pair, stack
+from audit.facts.labels import Labels, RecordLabels, StackedLabels, TextLabels
+from audit.facts.layout import from_records
+from audit.facts.reference import reference_facts
+from audit.facts.sequence import Run
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
-from audit.replay import Replay
-from ingest.chunks import Chunk
-from ingest.paths import expand_paths
-from ingest.reader import QuarantineItem, is_jsonl, read_chunk, read_path
-from ingest.scan.layout import H_STATUS, H_TABLE_HASH, H_TIME, fnv1a64, time_micros
-from ingest.scan.scanner import scan
-from ingest.source import ByteSource
+from audit.units import UNIT_BYTES, Unit, plan_units
+from audit.workers import default_workers, no_cyclic_gc, pool
+from ingest.chunks import iter_chunks
+from ingest.reader import QuarantineItem, read_chunk, read_path
+from ingest.scan.layout import H_BYTE_END, H_BYTE_START, H_FIRST_LINE, H_STATUS, HandArrays
 from schemas.records import HandRecord
 
-#: Hands per batch: big enough to amortise the pool's messages, small enough to balance cores.
-BATCH_HANDS = 1000
-#: The time of a deal that cannot be read: after every other.
-_NO_TIME = np.iinfo(np.int64).max
-
-
-@dataclass(frozen=True, slots=True)
-class Item:
-    """One hand chunk of a text file (``context``: read only as the previous deal)."""
-
-    file: int
-    chunk: Chunk
-    context: bool = False
-
-
-@dataclass(slots=True)
-class Batch:
-    """Work for one worker: hand chunks (``files`` indexes ``Item.file``), or a JSONL file."""
-
-    files: tuple[str, ...]
-    items: list[Item] = field(default_factory=list)
-    jsonl: str | None = None
-
-
-@dataclass(slots=True)
-class BatchResult:
-    """A worker's answer: results keyed by input position, problems, JSONL records."""
-
-    results: list[tuple[tuple[int, int], AuditResult]] = field(default_factory=list)
-    problems: list[QuarantineItem] = field(default_factory=list)
-    records: list[HandRecord] = field(default_factory=list)
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(slots=True)
@@ -87,228 +65,336 @@ class CheckReport:
     hands: int = 0
 
 
-def _read_bytes(path: Path) -> bytes | None:
-    with ByteSource(path) as source:
-        data = source.read()
-        # A fault: the reader reads the hands before it and reports it, as ingest does.
-        return None if source.fault is not None else data
+def place(file: int, first_line: int) -> int:
+    """A hand's place in the input: its file's number, then its first line."""
+    return (file << 32) | first_line
 
 
-def _deals(path: str, data: bytes) -> Iterator[tuple[int | None, int, Chunk]]:
-    """Each hand chunk of a file's bytes with its table (a hash of its id) and its time
-    (UTC micros), to group and order the deals: the compiled scanner's for the hands it
-    reads, the reference parser's for the others; an unreadable hand has no table and
-    sorts last."""
-    buf = np.frombuffer(data, dtype=np.uint8)
-    scanned = scan(buf)
-    hands = scanned.arrays.hands
-    for row in range(len(scanned)):
-        chunk = scanned.chunk(data, row)
-        if hands[row, H_STATUS] == 0:
-            yield int(hands[row, H_TABLE_HASH]), int(hands[row, H_TIME]), chunk
-            continue
-        got = read_chunk(path, chunk)
-        if isinstance(got, QuarantineItem):
-            yield None, _NO_TIME, chunk
-        else:
-            yield fnv1a64(got.record.table_id.encode()), time_micros(got.record), chunk
+@dataclass(slots=True)
+class Named:
+    """The words of a hand the main process may need for a J finding."""
+
+    hand_id: str
+    table_id: str
+    players: dict[int, str]
 
 
-def plan_batches(paths: Iterable[str | Path], batch_hands: int = BATCH_HANDS) -> list[Batch]:
-    """Group the hands of ``paths`` (files, folders, globs) by table into batches."""
-    files: list[str] = []
-    batches: list[Batch] = []
-    tables: dict[int | None, list[tuple[int, int, int, Chunk]]] = defaultdict(list)
-    order = 0
-    for path in expand_paths(paths):
-        data = None if is_jsonl(path) else _read_bytes(path)
-        if not data:
-            batches.append(Batch((), jsonl=str(path)))  # JSONL, or the reader's file problem
-            continue
-        files.append(str(path))
-        seen = False
-        for table, time, chunk in _deals(str(path), data):
-            tables[table].append((time, order, len(files) - 1, chunk))
-            order += 1
-            seen = True
-        if not seen:
-            batches.append(Batch((), jsonl=str(path)))  # the reader reports the empty file
-            files.pop()
-    names = tuple(files)
-    current = Batch(names)
-    for deals in tables.values():
-        deals.sort(key=lambda d: (d[0], d[1]))
-        for i, (_, _, file, chunk) in enumerate(deals):
-            if len(current.items) >= batch_hands:
-                batches.append(current)
-                current = Batch(names)
-                if i:  # the new batch starts inside a table: carry its previous deal
-                    current.items.append(Item(deals[i - 1][2], deals[i - 1][3], context=True))
-            current.items.append(Item(file, chunk))
-    if current.items:
-        batches.append(current)
-    return batches
+@dataclass(slots=True)
+class Outcome:
+    """What one task found: results by place, the deals, what could not be read."""
+
+    results: dict[int, AuditResult] = field(default_factory=dict)
+    deals: Deals | None = None
+    problems: list[QuarantineItem] = field(default_factory=list)
+    #: Per deal (in deal order): the file, and the hand's bytes there (scanned hands).
+    spans: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), dtype=np.int64))
+    #: The words of the hands read as records (the reference reader's), by place.
+    named: dict[int, Named] = field(default_factory=dict)
 
 
-@contextmanager
-def no_cyclic_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector for a batch.
+def _named(record: HandRecord) -> Named:
+    return Named(record.hand_id, record.table_id, {s.seat: s.player_id for s in record.seats})
 
-    Parsing and replaying allocate many small acyclic objects; the collector's
-    generation scans over them cost a third of the time and free nothing.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
+
+def _read(unit: Unit) -> bytes | None:
+    """The unit's bytes (a plain file: a .gz was decompressed when it was planned), or
+    None when they cannot be read (the reader then reports the file)."""
     try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+        with open(unit.location, "rb") as f:
+            f.seek(unit.start)
+            return f.read() if unit.end < 0 else f.read(unit.end - unit.start)
+    except OSError:
+        return None
 
 
-def audit_batch(batch: Batch, profile: Profile) -> BatchResult:
-    """Read, replay and check the hands of one batch, J rules included (runs in a worker)."""
-    rules = hand_rules(profile)
-    sequence = bool(sequence_rules(profile))
-    out = BatchResult()
+def _unreadable(unit: Unit, out: Outcome) -> None:
+    """A unit whose bytes cannot be read: the reader says why (once per file)."""
+    if unit.start == 0:
+        out.problems.extend(got for got in read_path(unit.path)
+                            if isinstance(got, QuarantineItem))
+
+
+def _audit(records_or_arrays: tuple[object, Labels, np.ndarray], profile: Profile,
+           reference_records: Sequence[HandRecord] | None, batch: int, out: Outcome) -> None:
+    arrays, labels, places = records_or_arrays
+    if reference_records is not None:
+        facts = reference_facts(reference_records, profile)
+    else:
+        from audit.facts.replay import replay_facts  # compiled code: loaded only when used
+
+        facts = replay_facts(arrays, profile)  # type: ignore[arg-type]
+    ctx = Batch(facts, profile, labels)
+    for hand, result in run_rules(ctx, hand_rules(profile)).items():
+        out.results[int(places[hand])] = result
+    out.deals = deals_of(ctx, places, batch)
+
+
+def check_units(task: tuple[int, list[Unit]], profile: Profile, reference: bool) -> Outcome:
+    """Read, replay and check the hands of some units, as one batch (runs in a worker)."""
+    batch, units = task
+    out = Outcome()
     with no_cyclic_gc():
-        if batch.jsonl is not None:
-            for n, got in enumerate(read_path(batch.jsonl)):
-                if isinstance(got, QuarantineItem):
-                    out.problems.append(got)
+        if reference:
+            records: list[HandRecord] = []
+            files: list[int] = []
+            for unit in units:
+                data = _read(unit)
+                if data is None:
+                    _unreadable(unit, out)
+                    continue
+                mine = _reference_unit(unit, data, out)
+                records += mine
+                files += [unit.file] * len(mine)
+            _records(batch, files, records, profile, out, reference=True)
+        else:
+            parts = []
+            for unit in units:
+                data = _read(unit)
+                if data is None:
+                    _unreadable(unit, out)
                 else:
-                    result = audit_hand(got.record, profile, rules)
-                    result.file, result.first_line = got.file, got.first_line
-                    out.results.append(((-1, n), result))
-                    if sequence:
-                        out.records.append(got.record)
-            return out
-        records: dict[str, HandRecord] = {}
-        mine: dict[str, tuple[int, int]] = {}
-        replays: dict[str, Replay] = {}
-        for item in batch.items:
-            got = read_chunk(batch.files[item.file], item.chunk)
-            if isinstance(got, QuarantineItem):
-                if not item.context:
-                    out.problems.append(got)
-                continue
-            records.setdefault(got.record.hand_id, got.record)  # a hand given twice is one deal
-            if not item.context:
-                key = (item.file, item.chunk.first_line)
-                result = audit_hand(got.record, profile, rules, replays)
-                result.file, result.first_line = got.file, got.first_line
-                out.results.append((key, result))
-                mine.setdefault(got.record.hand_id, key)
-        if sequence:
-            extra = [r for r in audit_sequences(records.values(), profile, replays=replays)
-                     if r.hand_id in mine]
-            out.results.extend((mine[r.hand_id], r) for r in extra)
+                    parts.append(_scan_unit(unit, data, out))
+            arrays = join([p.arrays for p in parts])
+            labels = StackedLabels([(len(p.places), p.labels) for p in parts])
+            places = np.concatenate([p.places for p in parts]) if parts else np.zeros(0, np.int64)
+            _audit((arrays, labels, places), profile, None, batch, out)
+            out.spans = np.concatenate([p.spans for p in parts]) if parts else out.spans
+            for p in parts:
+                out.named.update(p.named)
     return out
 
 
-def _map(batches: Sequence[Batch], profile: Profile, workers: int) -> Iterator[BatchResult]:
-    if workers <= 1 or len(batches) <= 1:
-        yield from (audit_batch(b, profile) for b in batches)
-        return
-    with process_pool(workers) as pool:
-        yield from pool.map(audit_batch, batches, [profile] * len(batches), chunksize=1)
+@dataclass(slots=True)
+class _Scanned:
+    arrays: HandArrays
+    labels: Labels
+    places: np.ndarray
+    spans: np.ndarray
+    named: dict[int, Named]
 
 
-#: prctl(2) option: the signal this process gets when the thread that forked it ends.
-_PR_SET_PDEATHSIG = 1
+def _scan_unit(unit: Unit, data: bytes, out: Outcome) -> _Scanned:
+    """The unit's hands as arrays: the scanner's, and the reference reader's where the
+    scanner did not read a hand (what neither reads goes to ``out.problems``)."""
+    from ingest.scan.scanner import scan  # compiled code: loaded only when used
 
-
-def die_with_parent() -> None:
-    """Pool initializer: the worker is killed (SIGKILL) when the process that forked it dies.
-
-    A worker waiting for its next task never notices its parent's death: a job killed
-    with ``kill -9`` mid-audit would leave its workers running for ever, holding what
-    they inherited. Linux only (``PR_SET_PDEATHSIG``); elsewhere nothing is done.
-    The signal follows the *thread* that started the worker, so pools are started
-    from a thread that outlives them (the main thread, as every pool here is).
-    """
-    if not sys.platform.startswith("linux"):
-        return
-    parent = multiprocessing.parent_process()
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
-        return
-    if parent is not None and os.getppid() != parent.pid:
-        os._exit(1)  # the parent died before the request was in place: it will never fire
-
-
-def process_pool(workers: int, context: BaseContext | None = None) -> ProcessPoolExecutor:
-    """A process pool whose workers die with this process (see :func:`die_with_parent`)."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                               initializer=die_with_parent)
-
-
-def default_workers() -> int:
-    """The cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def check_paths(
-    paths: Iterable[str | Path], profile: Profile, workers: int | None = None,
-    batch_hands: int = BATCH_HANDS, fast: bool = True,
-) -> CheckReport:
-    """Audit every hand in ``paths`` on a process pool; results in input order.
-
-    ``fast`` (the default) certifies ordinary clean hands with the compiled fast path
-    (:mod:`audit.fast`) and audits the rest with the engine; without it, or when the
-    profile runs a rule the fast path does not cover, every hand goes through the
-    engine. Both report the same.
-    """
-    if fast:
-        from audit.fast.check import fast_check_paths
-        from audit.fast.coverage import covers
-
-        if covers(profile):
-            return fast_check_paths(paths, profile, workers or default_workers())
-    return reference_check_paths(paths, profile, workers, batch_hands)
-
-
-def reference_check_paths(
-    paths: Iterable[str | Path], profile: Profile, workers: int | None = None,
-    batch_hands: int = BATCH_HANDS,
-) -> CheckReport:
-    """``check_paths`` with every hand through the reference reader and engine."""
-    batches = plan_batches(paths, batch_hands)
-    keyed: list[tuple[tuple[int, int], AuditResult]] = []
-    jsonl: list[tuple[tuple[int, int], AuditResult]] = []
+    buf = np.frombuffer(data, dtype=np.uint8)
+    scanned = scan(buf, unit.first_line, skip_bom=unit.start == 0)
+    hands = scanned.arrays.hands
+    if not len(hands) and unit.start == 0 and unit.end < 0:
+        # A file without a single hand: the reader says so (an empty file is a problem).
+        out.problems.extend(got for got in read_path(unit.path)
+                            if isinstance(got, QuarantineItem))
+    read = np.flatnonzero(hands[:, H_STATUS] == 0)
     records: list[HandRecord] = []
-    report = CheckReport()
-    for n, part in enumerate(_map(batches, profile, workers or default_workers())):
-        report.problems.extend(part.problems)
-        if batches[n].jsonl is not None:
-            jsonl.extend(((n, i), r) for (_, i), r in part.results)
-            records.extend(part.records)
+    for row in np.flatnonzero(hands[:, H_STATUS] != 0).tolist():
+        chunk = scanned.chunk(buf, row)
+        got = read_chunk(unit.path, chunk._replace(start_offset=unit.start + chunk.start_offset,
+                                                   end_offset=unit.start + chunk.end_offset))
+        if isinstance(got, QuarantineItem):
+            out.problems.append(got)
         else:
-            keyed.extend(part.results)
-    keyed.sort(key=lambda kr: kr[0])
-    report.results = _merge_keyed(keyed) + _merge_keyed(jsonl)
-    report.hands = len(report.results)
-    if records:
-        merge(report.results, audit_sequences(
-            list({r.hand_id: r for r in reversed(records)}.values()), profile))
-    names = next((b.files for b in batches if b.jsonl is None), ())
-    position = {name: i for i, name in enumerate(names)}
-    report.problems.sort(key=lambda q: (position.get(q.file, len(position)), q.first_line))
+            records.append(got.record)
+    mine = take(scanned.arrays, read)
+    arrays = join([mine, from_records(records)])
+    text = TextLabels(data, scanned.arrays, scanned.spans, read.tolist())
+    labels = StackedLabels([(len(read), text),
+                            (len(records), RecordLabels(records))])
+    first_lines = np.concatenate((hands[read, H_FIRST_LINE],
+                                  np.array([r.first_line for r in records], dtype=np.int64)))
+    places = (np.int64(unit.file) << np.int64(32)) | first_lines
+    spans = np.full((len(places), 3), -1, dtype=np.int64)
+    spans[:, 0] = unit.file
+    spans[:len(read), 1] = hands[read, H_BYTE_START] + unit.start
+    spans[:len(read), 2] = hands[read, H_BYTE_END] + unit.start
+    named = {int(p): _named(r) for p, r in zip(places[len(read):].tolist(), records,
+                                                strict=True)}
+    return _Scanned(arrays, labels, places, spans, named)
+
+
+def _reference_unit(unit: Unit, data: bytes, out: Outcome) -> list[HandRecord]:
+    """Every hand of the unit by the reference reader (quarantined ones to ``out``)."""
+    records: list[HandRecord] = []
+    problems = len(out.problems)
+    # The chunker skips a BOM at offset 0 only: the unit's place in its file is given.
+    for chunk in iter_chunks(io.BytesIO(data), start_offset=unit.start,
+                             start_line=unit.first_line):
+        got = read_chunk(unit.path, chunk)
+        if isinstance(got, QuarantineItem):
+            out.problems.append(got)
+        else:
+            records.append(got.record)
+    if not records and len(out.problems) == problems and unit.start == 0 and unit.end < 0:
+        out.problems.extend(got for got in read_path(unit.path)
+                            if isinstance(got, QuarantineItem))
+    return records
+
+
+def _records(batch: int, files: list[int], records: list[HandRecord], profile: Profile,
+             out: Outcome, *, reference: bool, first_lines: list[int] | None = None) -> None:
+    """Audit records read by the reference reader; ``first_lines``: where each was read
+    (a JSON line's number), if not its record's own first line."""
+    lines = first_lines if first_lines is not None else [r.first_line for r in records]
+    places = np.array([place(f, n) for f, n in zip(files, lines, strict=True)],
+                      dtype=np.int64)
+    _audit((from_records(records) if not reference else None, RecordLabels(records), places),
+           profile, records if reference else None, batch, out)
+    out.spans = np.full((len(records), 3), -1, dtype=np.int64)
+    out.spans[:, 0] = files
+    out.named = {int(p): _named(r) for p, r in zip(places.tolist(), records, strict=True)}
+
+
+def check_file(task: tuple[int, int, str], profile: Profile, reference: bool) -> Outcome:
+    """A file the units do not take (JSON Lines, unreadable): the reference reader reads
+    it, every hand it reads is checked like any other (runs in a worker)."""
+    batch, file, path = task
+    out = Outcome()
+    records: list[HandRecord] = []
+    first_lines: list[int] = []
+    with no_cyclic_gc():
+        for got in read_path(path):
+            if isinstance(got, QuarantineItem):
+                out.problems.append(got)
+            else:
+                records.append(got.record)
+                first_lines.append(got.first_line)
+        _records(batch, [file] * len(records), records, profile, out, reference=reference,
+                 first_lines=first_lines)
+    return out
+
+
+class _DealLabels:
+    """Words of the deals of a check, found when a J finding needs them: the scanner's
+    reading of the hand's bytes in its file (scanned hands; a .gz from its plain copy),
+    else the records the workers parsed."""
+
+    def __init__(self, deals: Deals, spans: np.ndarray, named: dict[int, Named],
+                 sources: list[str]) -> None:
+        self.deals, self.spans, self.named, self.sources = deals, spans, named, sources
+        self._text: dict[int, TextLabels] = {}
+
+    def _scanned(self, deal: int) -> TextLabels:
+        from ingest.scan.scanner import scan  # compiled code: loaded only when used
+
+        if deal not in self._text:
+            file, start, end = (int(v) for v in self.spans[deal])
+            with open(self.sources[file], "rb") as f:
+                f.seek(start)
+                data = f.read(end - start)
+            scanned = scan(np.frombuffer(data, dtype=np.uint8))
+            self._text[deal] = TextLabels(data, scanned.arrays, scanned.spans, [0])
+        return self._text[deal]
+
+    def _named(self, deal: int) -> Named | None:
+        return self.named.get(int(self.deals.deals["place"][deal]))
+
+    def hand_id(self, deal: int) -> str:
+        named = self._named(deal)
+        return named.hand_id if named is not None else self._scanned(deal).hand_id(0)
+
+    def table_id(self, deal: int) -> str:
+        named = self._named(deal)
+        return named.table_id if named is not None else self._scanned(deal).table_id(0)
+
+    def player_id(self, deal: int, seat: int) -> str:
+        named = self._named(deal)
+        if named is not None:
+            return named.players.get(seat, "")
+        return self._scanned(deal).player_id(0, seat)
+
+
+class _Runner:
+    """Tasks in this process, or on a pool of workers forked from it (with the compiled
+    replay loaded first, unless ``reference``: each worker would load it again)."""
+
+    def __init__(self, workers: int, reference: bool) -> None:
+        self.workers, self.reference = workers, reference
+
+    def map(self, fn: Callable[..., R], tasks: Sequence[T], *args: object) -> list[R]:
+        if self.workers <= 1 or len(tasks) <= 1:
+            return [fn(task, *args) for task in tasks]
+        if not self.reference:
+            from audit.facts.replay import warm_up  # compiled code: loaded only when used
+
+            warm_up()
+        with pool(self.workers) as workers:
+            return list(workers.map(fn, tasks, *([a] * len(tasks) for a in args), chunksize=1))
+
+
+#: Bytes per task: small files are checked together, a batch of rules costs the same.
+TASK_BYTES = 8 << 20
+
+
+def _tasks(units: list[Unit]) -> list[list[Unit]]:
+    """The units in tasks of about ``TASK_BYTES`` (a large file's units stay apart)."""
+    tasks: list[list[Unit]] = []
+    size = TASK_BYTES
+    for unit in units:
+        length = (unit.end - unit.start if unit.end >= 0
+                  else Path(unit.location).stat().st_size - unit.start)
+        if size + length > TASK_BYTES:
+            tasks.append([])
+            size = 0
+        tasks[-1].append(unit)
+        size += length
+    return tasks
+
+
+def check_paths(paths: Iterable[str | Path], profile: Profile, workers: int | None = None,
+                fast: bool = True, unit_bytes: int = UNIT_BYTES) -> CheckReport:
+    """Check every hand of ``paths``: results in input order, J rules over every table.
+
+    ``fast=False`` reads every hand with the reference parser and makes the facts with the
+    Python replay (``openers check --reference``): slower, the same report.
+    """
+    # A .gz is decompressed, streamed, into the spill folder and cut like a plain file.
+    with tempfile.TemporaryDirectory(prefix="openers-check-") as spill:
+        plan = plan_units(paths, unit_bytes, Path(spill))
+        reference = not fast
+        run = _Runner(workers or default_workers(), reference)
+        units = list(enumerate(_tasks(plan.units)))
+        outcomes = run.map(check_units, units, profile, reference)
+        others = [(len(units) + k, len(plan.files) + k, path)
+                  for k, path in enumerate(plan.others)]
+        outcomes += run.map(check_file, others, profile, reference)
+        files = [*plan.files, *plan.others]
+        order = {name: plan.position[name] for name in files}
+        return _report(outcomes, files, [*plan.sources, *plan.others], order, profile)
+
+
+def _report(outcomes: list[Outcome], files: list[str], sources: list[str],
+            order: dict[str, int], profile: Profile) -> CheckReport:
+    report = CheckReport()
+    by_place: dict[int, AuditResult] = {}
+    for out in outcomes:
+        by_place.update(out.results)
+        report.problems.extend(out.problems)
+    parts = [out.deals for out in outcomes if out.deals is not None]
+    deals = stack(parts)
+    report.hands = len(deals)
+    spans = np.concatenate([out.spans for out in outcomes if out.deals is not None]) \
+        if parts else np.zeros((0, 3), dtype=np.int64)
+    named = {k: v for out in outcomes for k, v in out.named.items()}
+    labels = _DealLabels(deals, spans, named, sources)
+    rules = sequence_rules(profile)
+    if rules and len(deals):
+        previous = pair(deals, labels.hand_id)
+        found = run_sequence_rules(Run(deals, previous, profile, labels), rules)
+        for deal, extra in found.items():
+            key = int(deals.deals["place"][deal])
+            mine = by_place.get(key)
+            if mine is None:
+                by_place[key] = extra
+            else:
+                merge([mine], [extra])
+    # Input order: files as given, then first line (the place's file is a position in the
+    # list of files handed to the workers; ``order`` puts it back in the user's order).
+    rank = {k: order[name] for k, name in enumerate(files)}
+    report.results = [by_place[k] for k in sorted(by_place, key=lambda p: (rank[p >> 32],
+                                                                         p & 0xFFFFFFFF))]
+    for key, result in by_place.items():
+        result.file, result.first_line = files[key >> 32], key & 0xFFFFFFFF
     report.results = [r for r in report.results if r.findings or r.unverifiable or r.errors]
+    report.problems.sort(key=lambda q: (order.get(q.file, len(order)), q.first_line))
     return report
 
-
-def _merge_keyed(keyed: list[tuple[tuple[int, int], AuditResult]]) -> list[AuditResult]:
-    """One result per input hand: a J result joins its hand's result (same key)."""
-    out: list[AuditResult] = []
-    by_key: dict[tuple[int, int], AuditResult] = {}
-    for key, result in keyed:
-        if key in by_key:
-            merge([by_key[key]], [result])
-        else:
-            by_key[key] = result
-            out.append(result)
-    return out

@@ -165,13 +165,13 @@ def check_command(
         "FILE as accepted, and exit 0.")] = None,
     workers: WorkersOpt = None,
     reference: Annotated[bool, typer.Option(
-        "--reference", help="Send every hand through the reference engine instead of "
-        "certifying ordinary clean hands with the compiled fast path (slower; the same "
-        "report).")] = False,
+        "--reference", help="Read every hand with the reference parser and replay it in "
+        "Python instead of the compiled scanner and replay (the slower, independent path; "
+        "the same report).")] = False,
     fast: Annotated[bool, typer.Option(
-        "--fast", help="Use the compiled fast path even for a small input (by default "
-        "inputs under about 500 hands go to the reference engine, which finishes before "
-        "the compiled code has loaded; the same report).")] = False,
+        "--fast", help="Use the compiled scanner and replay even for a small input (by "
+        "default inputs under about 500 hands take the reference path, which finishes "
+        "before the compiled code has loaded; the same report).")] = False,
 ) -> None:
     """Audit hand logs directly, like a linter, without a database.
 
@@ -286,8 +286,9 @@ def audit_command(
     ignore: IgnoreOpt = None,
     workers: WorkersOpt = None,
     reference: Annotated[bool, typer.Option(
-        "--reference", help="Send every hand through the reference engine instead of "
-        "certifying clean hands on the compiled fast path (same results, slower).")] = False,
+        "--reference", help="Read every hand's raw text with the reference parser and "
+        "replay it in Python instead of replaying the staging rows with the compiled "
+        "replay (the slower, independent path; the same rows).")] = False,
 ) -> None:
     """Audit the hands in the store and replace their findings (a re-audit never doubles them)."""
     from audit.store import audit_store

@@ -1,44 +1,52 @@
-"""Audit the hands in the store and write the audit layer (``schemas/ddl/30_audit.sql``).
+"""Audit the hands in the store from its staging tables, and write the audit layer.
 
-Hands are read back from ``raw_hands`` (their text exactly as read, with its first
-line number, so findings cite the source lines) and audited on the process pool,
-clean hands certified by the compiled fast path (:mod:`audit.fast.stored`: the same
-results as the reference engine alone); the J rules see every stored deal of the
-tables involved. Results are written in batches, one transaction each: the batch's
-hands lose their earlier rows in ``audit_findings``, ``audit_unverifiable`` and
-``audit_hands`` and get the new ones, so a re-audit never doubles them.
+The hands to audit (all, or some ids) and the other deals of their tables (context for
+the J rules) are read from ``stg_hands``, ``stg_seats`` and ``stg_actions``
+(:func:`audit.facts.staging.read_staging`), a batch of whole tables at a time: the
+compiled replay makes their facts, the hand rules and the J rules check them, and
+:func:`audit.store.write_results` replaces their audit rows. A stored hand with no
+staging rows cannot be audited: it is counted (``StoreSummary.unaudited``) and gets an
+error for every rule in ``audit_unverifiable``, never a silent pass.
+
+``fast=False`` (``openers audit --reference``) reads each hand's raw text with the
+reference parser and replays it in Python instead: the slower, independent path.
 """
 
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 
-from audit.batch import default_workers, no_cyclic_gc, process_pool
-from audit.engine import AuditResult, audit_hand, audit_sequences, merge
+from audit.engine import AuditResult, merge, run_rules, run_sequence_rules
+from audit.facts.context import Batch
+from audit.facts.deals import deals_of, pair
+from audit.facts.labels import Labels, RecordLabels
+from audit.facts.reference import reference_facts
+from audit.facts.replay import replay_facts, warm_up
+from audit.facts.sequence import Run
+from audit.facts.staging import read_staging
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
-from audit.replay import Replay
+from audit.workers import default_workers, no_cyclic_gc, pool
 from ingest.errors import HandParseError
 from ingest.parser import parse_hand
+from ingest.scan.layout import HandArrays
+from schemas.findings import Unverifiable
 from schemas.records import HandRecord
 from schemas.store import transaction
 
-#: Hands per audit batch (one worker task).
+#: Hands per batch (whole tables): the store is read and checked a batch at a time.
 BATCH_HANDS = 2000
-#: Hands per write transaction: each commit costs about 0.1 s (WAL sync), whatever its
-#: size, which at 2,000 hands took longer than auditing them on the fast path.
+#: Hands per write transaction: each commit costs about 0.1 s (WAL sync), whatever its size.
 WRITE_HANDS = 10000
-
-#: hand_id, raw_text, first_line, form, table_id, and whether the hand is only context
-#: (a neighbouring deal the J rules compare with, not itself re-audited).
-StoredHand = tuple[str, str, int, str, str | None, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,127 +58,212 @@ class StoreSummary:
     unverifiable: int
     #: Rules that crashed on a hand (counted in ``unverifiable`` too, reason "internal error").
     errors: int = 0
+    #: Stored hands that could not be audited at all (no staging rows, unreadable text).
+    unaudited: int = 0
 
 
-def _record(item: StoredHand) -> HandRecord | None:
-    _, text, first_line, form, _, _ = item
-    try:
-        if form == "jsonl":
-            return HandRecord.model_validate_json(text)
-        return parse_hand(text, first_line=first_line)
-    except (HandParseError, ValueError):
-        return None  # stored hands were read once already; a changed parser may disagree
+@dataclass(frozen=True, slots=True)
+class _Stored:
+    hand_id: str
+    table_id: str | None  # None: no staging row
+    context: bool
 
 
-def audit_stored(items: Sequence[StoredHand], profile: Profile, fast: bool = True
-                 ) -> list[AuditResult]:
-    """Parse and check stored hands, J rules included (runs in a worker).
-
-    ``items`` are whole runs of a table's deals in time order; context items are read
-    only for the J rules of the deal after them. ``fast`` certifies clean hands with
-    the compiled path (:mod:`audit.fast.stored`); the results are the same.
-    """
-    if fast:
-        from audit.fast.stored import fast_audit_stored  # numba loads only when used
-
-        with no_cyclic_gc():
-            return fast_audit_stored(items, profile, _record, reference_audit_stored)
-    return reference_audit_stored(items, profile)
-
-
-def reference_audit_stored(items: Sequence[StoredHand], profile: Profile
-                           ) -> list[AuditResult]:
-    """:func:`audit_stored` on the reference engine alone."""
-    rules = hand_rules(profile)
-    results: list[AuditResult] = []
-    records: list[HandRecord] = []
-    replays: dict[str, Replay] = {}
-    with no_cyclic_gc():
-        for item in items:
-            record = _record(item)
-            if record is None:
-                continue
-            records.append(record)
-            if not item[5]:
-                results.append(audit_hand(record, profile, rules, replays))
-        if sequence_rules(profile):
-            mine = {r.hand_id for r in results}
-            sequences = audit_sequences(records, profile, replays=replays)
-            merge(results, (r for r in sequences if r.hand_id in mine))
-    return results
-
-
-def _stored(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str] | None) -> list[StoredHand]:
-    """The hands to audit, and the other deals of their tables as context, by table and time."""
-    sql = ("SELECT r.hand_id, r.raw_text, r.first_line, r.form, h.table_id, {context}"
+def _stored(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str] | None) -> list[_Stored]:
+    """The hands to audit and the other deals of their tables, by table and time."""
+    sql = ("SELECT r.hand_id, h.table_id, {context} AS context"
            " FROM raw_hands r LEFT JOIN stg_hands h USING (hand_id) {where}"
            " ORDER BY h.table_id, h.time, r.hand_id")
     if hand_ids is None:
-        return con.execute(sql.format(context="false", where="")).fetchall()
-    con.register("_audit_ids", pa.table({"hand_id": pa.array(list(hand_ids), pa.string())}))
-    try:
-        return con.execute(sql.format(
-            context="r.hand_id NOT IN (SELECT hand_id FROM _audit_ids)",
-            where="WHERE r.hand_id IN (SELECT hand_id FROM _audit_ids) OR h.table_id IN"
-                  " (SELECT s.table_id FROM stg_hands s JOIN _audit_ids i USING (hand_id))",
-        )).fetchall()
-    finally:
-        con.unregister("_audit_ids")
+        rows = con.execute(sql.format(context="false", where="")).fetchall()
+    else:
+        con.register("_audit_ids", pa.table({"hand_id": pa.array(list(hand_ids), pa.string())}))
+        try:
+            rows = con.execute(sql.format(
+                context="r.hand_id NOT IN (SELECT hand_id FROM _audit_ids)",
+                where="WHERE r.hand_id IN (SELECT hand_id FROM _audit_ids) OR h.table_id IN"
+                      " (SELECT s.table_id FROM stg_hands s JOIN _audit_ids i USING (hand_id))",
+            )).fetchall()
+        finally:
+            con.unregister("_audit_ids")
+    return [_Stored(h, t, bool(c)) for h, t, c in rows]
 
 
-def _batches(items: Sequence[StoredHand], size: int) -> Iterator[list[StoredHand]]:
-    """Runs of ``size`` hands; a run that starts inside a table gets the deal before it."""
-    for i in range(0, len(items), size):
-        part = list(items[i : i + size])
-        if i and items[i - 1][4] is not None and items[i - 1][4] == part[0][4]:
-            before = items[i - 1]
-            part.insert(0, (*before[:5], True))
+def _batches(items: list[_Stored], size: int) -> Iterator[list[_Stored]]:
+    """Runs of whole tables of about ``size`` hands."""
+    part: list[_Stored] = []
+    for i, item in enumerate(items):
+        if len(part) >= size and item.table_id != items[i - 1].table_id:
+            yield part
+            part = []
+        part.append(item)
+    if part:
         yield part
 
 
-def _pool(workers: int, fast: bool) -> ProcessPoolExecutor:
-    if not fast:
-        return process_pool(workers)
-    from audit.fast.worker import warm_pool
-
-    return warm_pool(workers)
-
-
-def _run(items: Sequence[StoredHand], profile: Profile, workers: int, fast: bool
-         ) -> Iterator[list[AuditResult]]:
-    parts = list(_batches(items, BATCH_HANDS))
-    if workers <= 1 or len(parts) <= 1:
-        yield from (audit_stored(p, profile, fast) for p in parts)
-        return
-    with _pool(workers, fast) as pool:
-        yield from pool.map(audit_stored, parts, [profile] * len(parts), [fast] * len(parts))
+def _unaudited(item: _Stored, profile: Profile, why: str) -> AuditResult:
+    out = AuditResult(item.hand_id, item.table_id or "")
+    codes = [r.code for r in hand_rules(profile)] + [r.code for r in sequence_rules(profile)]
+    for code in codes:
+        u = Unverifiable.model_construct(code=code, hand_id=item.hand_id,
+                                         table_id=item.table_id or "", seat=None,
+                                         reason=f"the stored hand cannot be audited: {why}")
+        out.unverifiable.append(u)
+        out.errors.append(u)
+    return out
 
 
-def audit_store(
-    con: duckdb.DuckDBPyConnection, profile: Profile, hand_ids: Sequence[str] | None = None,
-    *, workers: int | None = None, fast: bool = True,
-    progress: Callable[[int], None] | None = None,
-) -> StoreSummary:
+def _records(con: duckdb.DuckDBPyConnection, ids: list[str]
+             ) -> list[HandRecord | None]:
+    """The reference parser's records of stored hands (their raw text), None if unreadable."""
+    con.register("_audit_text", pa.table({"hand_id": pa.array(ids, pa.string()),
+                                           "ordinal": pa.array(np.arange(len(ids)))}))
+    try:
+        rows = con.execute("SELECT r.raw_text, r.first_line, r.form FROM _audit_text o "
+                           "JOIN raw_hands r USING (hand_id) ORDER BY o.ordinal").fetchall()
+    finally:
+        con.unregister("_audit_text")
+    out: list[HandRecord | None] = []
+    for text, first_line, form in rows:
+        try:
+            out.append(HandRecord.model_validate_json(text) if form == "jsonl"
+                       else parse_hand(text, first_line=first_line))
+        except (HandParseError, ValueError):
+            out.append(None)
+    return out
+
+
+@dataclass(slots=True)
+class _Work:
+    """One batch as a worker gets it: the hands, and their arrays or their records."""
+
+    items: list[_Stored]
+    staged: list[_Stored]
+    arrays: HandArrays | None = None
+    labels: Labels | None = None
+    records: list[HandRecord] | None = None
+    results: list[AuditResult] = field(default_factory=list)
+
+
+def _prepare(con: duckdb.DuckDBPyConnection, items: list[_Stored], profile: Profile,
+             fast: bool) -> _Work:
+    """Read a batch from the store (the main process holds the connection)."""
+    staged = [i for i in items if i.table_id is not None]
+    work = _Work(items, staged)
+    work.results = [_unaudited(i, profile, "it has no staging rows (ingest it again)")
+                    for i in items if i.table_id is None and not i.context]
+    if fast:
+        work.arrays, work.labels = read_staging(con, [i.hand_id for i in staged])
+        return work
+    parsed = _records(con, [i.hand_id for i in staged])
+    work.results += [_unaudited(i, profile, "its raw text no longer parses")
+                     for i, r in zip(staged, parsed, strict=True) if r is None and not i.context]
+    work.staged = [i for i, r in zip(staged, parsed, strict=True) if r is not None]
+    work.records = [r for r in parsed if r is not None]
+    return work
+
+
+def _audit_batch(work: _Work, profile: Profile) -> list[AuditResult]:
+    """Replay and check one batch of whole tables (runs in a worker)."""
+    with no_cyclic_gc():
+        if work.records is None:
+            assert work.arrays is not None and work.labels is not None
+            facts = replay_facts(work.arrays, profile)
+            labels: Labels = work.labels
+        else:
+            facts = reference_facts(work.records, profile)
+            labels = RecordLabels(work.records)
+        ctx = Batch(facts, profile, labels)
+        found = run_rules(ctx, hand_rules(profile))
+        rules = sequence_rules(profile)
+        if rules:
+            deals = deals_of(ctx, np.arange(len(work.staged)))
+            previous = pair(deals, labels.hand_id)
+            for deal, extra in run_sequence_rules(
+                    Run(deals, previous, profile, _DealLabels(labels)), rules).items():
+                mine = found.get(deal)
+                if mine is None:
+                    found[deal] = extra
+                else:
+                    merge([mine], [extra])
+        results = work.results
+        for hand, item in enumerate(work.staged):
+            if not item.context:
+                results.append(found.get(hand) or AuditResult(item.hand_id, item.table_id or ""))
+    return results
+
+
+class _DealLabels:
+    """A batch's hand labels, for its deals (one deal per hand row)."""
+
+    def __init__(self, labels: Labels) -> None:
+        self.labels = labels
+
+    def hand_id(self, deal: int) -> str:
+        return self.labels.hand_id(deal)
+
+    def table_id(self, deal: int) -> str:
+        return self.labels.table_id(deal)
+
+    def player_id(self, deal: int, seat: int) -> str:
+        return self.labels.player_id(deal, seat)
+
+
+def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
+                hand_ids: Sequence[str] | None = None, *, workers: int | None = None,
+                fast: bool = True, progress: Callable[[int], None] | None = None,
+                ) -> StoreSummary:
     """Audit the stored hands (all, or ``hand_ids``) and replace their audit rows.
 
-    ``fast`` certifies clean hands on the compiled path; ``fast=False`` runs the
-    reference engine on every hand (the same rows either way). ``progress(n)`` is
-    called as each batch of ``n`` hands comes back from the pool.
+    The main process reads each batch of whole tables from the store; ``workers``
+    forked processes replay and check them while it reads the next. ``progress(n)``
+    is called as each batch of ``n`` hands is checked.
     """
-    if fast:
-        from audit.fast.coverage import covers
+    workers = workers or default_workers()
+    parts = (_prepare(con, part, profile, fast)
+             for part in _batches(_stored(con, hand_ids), BATCH_HANDS))
+    results = _Collected(progress)
+    first = next(parts, None)
+    second = next(parts, None) if first is not None else None
+    if second is None or workers <= 1:
+        # One batch (a nightly run of new hands, usually): no pool to start or to orphan.
+        for work in (w for w in (first, second) if w is not None):
+            results.extend(_audit_batch(work, profile))
+        for work in parts:
+            results.extend(_audit_batch(work, profile))
+    else:
+        if fast:
+            warm_up()  # the workers are forked with the compiled replay loaded
+        with pool(workers) as executor:
+            # Batches in flight are bounded: memory stays a few batches whatever the store.
+            pending: deque[Future[list[AuditResult]]] = deque(
+                executor.submit(_audit_batch, w, profile) for w in (first, second) if w)
+            for work in parts:
+                if len(pending) > workers:
+                    results.extend(pending.popleft().result())
+                pending.append(executor.submit(_audit_batch, work, profile))
+            while pending:
+                results.extend(pending.popleft().result())
+    write_results(con, results.all, profile)
+    done = results.all
+    unaudited = sum(1 for r in done if r.errors and any(
+        e.reason.startswith("the stored hand cannot be audited") for e in r.errors))
+    return StoreSummary(len(done), sum(len(r.findings) for r in done),
+                        sum(len(r.unverifiable) for r in done),
+                        sum(len(r.errors) for r in done), unaudited)
 
-        fast = covers(profile)  # a rule the certifiers do not cover: every hand to the engine
-    items = _stored(con, hand_ids)
-    results: list[AuditResult] = []
-    for part in _run(items, profile, workers or default_workers(), fast):
-        results.extend(part)
-        if progress is not None:
-            progress(len(part))
-    write_results(con, results, profile)
-    return StoreSummary(len(results), sum(len(r.findings) for r in results),
-                        sum(len(r.unverifiable) for r in results),
-                        sum(len(r.errors) for r in results))
+
+class _Collected:
+    """The results of the batches as they come back, told to ``progress``."""
+
+    def __init__(self, progress: Callable[[int], None] | None) -> None:
+        self.all: list[AuditResult] = []
+        self.progress = progress
+
+    def extend(self, part: list[AuditResult]) -> None:
+        self.all.extend(part)
+        if self.progress is not None:
+            self.progress(len(part))
 
 
 def _frames(results: Sequence[AuditResult], profile: str, now: datetime

@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python benchmarks/bench_fast_evaluator.py [--hands N] [--repeat R] [--seed S]``
 
 The compiled figure is the best of R passes of a numba loop calling
-:func:`audit.fast.evaluate.strength5` on N random hands (one joker hand in ten), the
+:func:`audit.facts.evaluate.strength5` on N random hands (one joker hand in ten), the
 way the card certifiers call it; the reference figure is a plain Python loop over the
 same hands as card strings. Both checksums must agree, so the two compute the same.
 """
@@ -19,7 +19,7 @@ import numpy.typing as npt
 from numba import njit
 
 from audit.evaluator import evaluate
-from audit.fast.evaluate import JOKER, strength5
+from audit.facts.evaluate import JOKER, strength5
 from schemas.records import CARD_CODES
 
 

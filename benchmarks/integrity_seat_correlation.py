@@ -16,7 +16,7 @@ import argparse
 
 import numpy as np
 
-from audit.fast.evaluate import strengths_of_hands
+from audit.facts.evaluate import strengths_of_hands
 from audit.integrity.laws import hand_law
 
 

@@ -32,7 +32,7 @@ import duckdb
 import pyarrow as pa
 import typer
 
-from audit.batch import default_workers, process_pool
+from audit.workers import default_workers, process_pool
 from ingest.frames import STG_ACTIONS, STG_HANDS, STG_SEATS, hand_tables
 from ingest.reader import HandReader, ParsedHand
 from openers.nightly.storeopen import connect_waiting

@@ -97,6 +97,8 @@ class Section(StrEnum):
 
 #: Sections in their required order, to compare positions.
 SECTION_ORDER: tuple[Section, ...] = tuple(Section)
+#: Each section's place in that order (``SECTION_POSITION[a.section] < ...``).
+SECTION_POSITION: dict[Section, int] = {s: i for i, s in enumerate(SECTION_ORDER)}
 
 
 class Actor(StrEnum):

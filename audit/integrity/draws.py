@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from audit.fast.evaluate import strength5
+from audit.facts.evaluate import strength5
 from audit.integrity.prng import PURPOSE_DRAW, below, next_state, stream_seed, to_unit
 
 #: Draws enumerated exactly up to this many possibilities; beyond it, this many are sampled.

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from audit.fast.evaluate import strengths_of_hands
+from audit.facts.evaluate import strengths_of_hands
 from audit.integrity.frames import Batch, Names
 from audit.integrity.laws import hand_law
 from audit.integrity.prng import PURPOSE_DEALT, uniforms_of

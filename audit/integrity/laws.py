@@ -4,7 +4,7 @@ Under a fair shuffle a seat's five dealt cards are a uniformly random five-card 
 of the deck, so the chance of every hand strength is a count divided by C(52, 5) =
 2,598,960 (or C(53, 5) = 2,869,685 with the joker). Nothing here is typed in: every
 subset is enumerated once and read by the project's evaluator
-(:func:`audit.fast.evaluate.strength5`, equal to :func:`audit.evaluator.evaluate` by
+(:func:`audit.facts.evaluate.strength5`, equal to :func:`audit.evaluator.evaluate` by
 construction), in about a tenth of a second, and the counts per distinct strength are
 kept. Categories, the share of hands that open for jacks, tail thresholds and the
 probability-integral transform of a dealt hand are all read off these counts.
@@ -21,7 +21,7 @@ import numpy.typing as npt
 from numba import njit
 
 from audit.evaluator import HandCategory
-from audit.fast.evaluate import CATEGORY_SHIFT, strength5
+from audit.facts.evaluate import CATEGORY_SHIFT, strength5
 
 #: Category levels 0 (high card) .. 9 (five aces), as :attr:`HandCategory.level`.
 CATEGORIES: tuple[HandCategory, ...] = tuple(HandCategory)

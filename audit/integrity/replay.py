@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from audit.fast.evaluate import CATEGORY_SHIFT
+from audit.facts.evaluate import CATEGORY_SHIFT
 from audit.integrity.draws import SAMPLES
 from audit.integrity.frames import Batch
 from audit.integrity.replay_kernel import (

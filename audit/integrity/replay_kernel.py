@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from audit.fast.evaluate import is_openers, strength5
+from audit.facts.evaluate import is_openers, strength5
 from audit.integrity.draws import draw_pit
 from audit.integrity.frames import ACTOR, SECTION, VERB
 from schemas.records import Actor, Section, Verb

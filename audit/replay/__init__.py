@@ -5,12 +5,14 @@ from __future__ import annotations
 from .cards import known, rebuild_dealt
 from .pots import build_pots
 from .replay import Replay
-from .state import Pot, SeatState, Step, Street, UnmatchedStake
+from .state import Known, Pot, SeatState, SeatStatus, Step, Street, UnmatchedStake
 
 __all__ = [
+    "Known",
     "Pot",
     "Replay",
     "SeatState",
+    "SeatStatus",
     "Step",
     "Street",
     "UnmatchedStake",

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from schemas.records import SECTION_ORDER, Action, Section, Verb
+from schemas.records import SECTION_POSITION, Action, Section, Verb
 
 from .state import SeatState
 
 if TYPE_CHECKING:
     from .state import Step
 
-_POSITION = {s: i for i, s in enumerate(SECTION_ORDER)}
+_POSITION = SECTION_POSITION
 _DRAW_POS = _POSITION[Section.DRAW]
 
 

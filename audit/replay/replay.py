@@ -18,15 +18,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cached_property
 
-from schemas.records import SECTION_ORDER, Action, Actor, HandRecord, Section, Verb
+from schemas.records import (
+    SECTION_POSITION,
+    TURN_VERBS,
+    Action,
+    Actor,
+    HandRecord,
+    Section,
+    Verb,
+)
 
 from .cards import final_hand, rebuild_dealt
 from .effects import LineEffects
 from .pots import build_pots
 from .state import Pot, SeatState, Step, StepHistory, Street, UnmatchedStake
 
-_TURN = frozenset({Verb.CHECKS, Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES, Verb.FOLDS})
-_POSITION = {s: i for i, s in enumerate(SECTION_ORDER)}
+_TURN = TURN_VERBS
+_POSITION = SECTION_POSITION
 _STREET = {Section.BEFORE_DRAW: Street.BEFORE_DRAW, Section.AFTER_DRAW: Street.AFTER_DRAW}
 
 

@@ -13,6 +13,24 @@ from enum import IntEnum
 from schemas.records import UNKNOWN_CARD, Action, Verb
 
 
+class Known(IntEnum):
+    """A three-way answer: the log proves yes, proves no, or lacks the cards."""
+
+    NO = 0
+    YES = 1
+    UNKNOWN = 2
+
+
+class SeatStatus(IntEnum):
+    """A line's seat just before the line (B104 names it)."""
+
+    UNSEATED = 0  # no such seat in the header, or a line about no seat
+    NOT_DEALT = 1  # the hand has DEAL lines and none for this seat
+    DEAD = 2  # ruled dead (false openers, fouled hand) before this line
+    FOLDED = 3
+    IN_HAND = 4
+
+
 class Street(IntEnum):
     """The two betting rounds; a line outside them has ``Step.street is None``."""
 

@@ -23,7 +23,7 @@ runs them once, with a progress line on stderr saying so and how long it took;
 
 This module imports nothing heavy; :mod:`ingest.scan.locator` is numba's side. It lives
 with the scanner, the lowest package of compiled code, so that every package above
-(``ingest``, ``audit.fast``) configures the same cache before it compiles anything.
+(``ingest``, ``audit.facts``) configures the same cache before it compiles anything.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def clear_caches() -> None:
 
 @cache
 def module_file(name: str) -> Path | None:
-    """The source file of a project module (``audit.fast.scan``), or None."""
+    """The source file of a project module (``audit.facts.replay``), or None."""
     if name.split(".")[0] not in PACKAGES:
         return None
     base = ROOT.joinpath(*name.split("."))
@@ -121,7 +121,7 @@ def module_file(name: str) -> Path | None:
 
 
 def module_name(path: Path) -> str:
-    """``audit/fast/scan.py`` -> ``audit.fast.scan``."""
+    """``audit/facts/replay.py`` -> ``audit.facts.replay``."""
     parts = path.resolve().relative_to(ROOT).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 

@@ -11,7 +11,7 @@ Codes mirror :mod:`schemas.records`: a verb is its position in :class:`Verb`, a
 section its position in ``SECTION_ORDER``, a card its position in ``CARD_CODES``
 (rank * 4 + suit for the 52 cards, 52 the joker, 53 unknown). The layout lives
 below both ingest and audit: the scanner (:mod:`ingest.scan.scanner`) fills it, the
-audit's compiled code reads it; ``audit.fast.layout.from_records`` builds it from
+audit's compiled code reads it; ``audit.facts.layout.from_records`` builds it from
 parsed records (the reference the scanner is tested against).
 """
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from audit.openers_test import is_openers, openers_cards
+from audit.opening import is_openers, openers_cards
 from openers.generator import falseopen, strategy
 from openers.generator.handinfo import read_shape
 from openers.generator.showdown import best_seats, strength_of

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from audit.evaluator import evaluate
-from audit.openers_test import is_openers
+from audit.opening import is_openers
 from audit.profiles import Profile
 from openers.generator import drawing
 from openers.generator.betting import Round, show_openers

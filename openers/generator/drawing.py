@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from audit.openers_test import openers_cards
+from audit.opening import openers_cards
 from openers.generator.handinfo import HIGH, PAIR, read_shape
 from openers.generator.state import DealState, SeatState
 from schemas.records import JOKER, Actor, Section, Verb

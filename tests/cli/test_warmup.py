@@ -38,10 +38,10 @@ def test_the_cache_is_per_user_and_keyed_by_the_versions(monkeypatch, tmp_path: 
 
 
 def test_a_function_is_found_by_its_place_in_the_project_not_its_path() -> None:
-    from audit.fast import evaluate
+    from audit.facts import evaluate
 
     locator = ProjectCacheLocator(evaluate.category_level.py_func, evaluate.__file__)
-    assert Path(locator.get_cache_path()) == cache.cache_dir() / "audit.fast"
+    assert Path(locator.get_cache_path()) == cache.cache_dir() / "audit.facts"
     assert str(cache.ROOT) not in locator.get_cache_path() or str(cache.ROOT) in str(
         cache.cache_root())
     assert locator.get_source_stamp() == cache.source_stamp(evaluate.__file__)
@@ -49,8 +49,8 @@ def test_a_function_is_found_by_its_place_in_the_project_not_its_path() -> None:
 
 def test_the_stamp_covers_what_the_compiled_code_inlines() -> None:
     names = {str(p.relative_to(cache.ROOT)) for p in
-             cache.dependencies(cache.ROOT / "audit" / "fast" / "evaluate.py")}
-    assert {"audit/fast/evaluate.py", "audit/evaluator.py", "schemas/records.py"} <= names
+             cache.dependencies(cache.ROOT / "audit" / "facts" / "evaluate.py")}
+    assert {"audit/facts/evaluate.py", "audit/evaluator.py", "schemas/records.py"} <= names
 
 
 def test_editing_an_imported_module_changes_the_stamp(monkeypatch, tmp_path: Path) -> None:
@@ -72,9 +72,9 @@ def test_editing_an_imported_module_changes_the_stamp(monkeypatch, tmp_path: Pat
 
 def test_what_to_compile_is_discovered() -> None:
     modules = cache.compiled_modules()
-    assert "ingest.scan.scanner" in modules and "audit.fast.evaluate" in modules
+    assert "ingest.scan.scanner" in modules and "audit.facts.evaluate" in modules
     assert "ingest.scan.locator" not in modules and "ingest.scan.cache" not in modules
-    assert "audit.fast.worker.warm_up" in cache.warm_up_functions()
+    assert "audit.facts.replay.warm_up" in cache.warm_up_functions()
 
 
 def test_uncompiled_names_the_functions_no_warm_up_reached(monkeypatch) -> None:
@@ -132,7 +132,7 @@ def test_warmup_command(monkeypatch) -> None:
 
 PROBE = """
 import json, sys
-import audit.fast.evaluate as e
+import audit.facts.evaluate as e
 assert e.__file__.startswith(sys.argv[1]), e.__file__
 e.category_level(5)
 stats = e.category_level.stats
@@ -171,4 +171,4 @@ def test_only_the_projects_own_code_is_cached_by_place() -> None:
 def test_a_function_called_by_compiled_code_is_not_an_entry_point() -> None:
     modules = ["ingest.scan.tokens", "ingest.scan.header"]
     assert cache._called_in("ingest.scan.tokens.amount", modules)
-    assert not cache._called_in("audit.fast.evaluate.strengths_of_hands", modules)
+    assert not cache._called_in("audit.facts.evaluate.strength_of", modules)

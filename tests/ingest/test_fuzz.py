@@ -31,7 +31,7 @@ from ingest.validate import validate_paths
 from ingest.writer import write_hand
 from openers.cli import app
 from schemas.limits import MAX_HAND_BYTES
-from tests.audit.fast.corpus import corpus
+from tests.audit.corpus import corpus
 
 SEED = 20261201
 _SEPARATOR = re.compile(rb"\n(?:[ \t\f\v]*\r?\n)+")

@@ -20,10 +20,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from audit.fast.layout import H_STATUS, from_records
+from audit.facts.layout import from_records
 from ingest.errors import ErrorKind, HandParseError
 from ingest.parser import parse_hand
 from ingest.reader import ParsedHand, sha256_text
+from ingest.scan.layout import H_STATUS
 from ingest.scan.scanner import scan
 from ingest.staged import parsed_rows, scanned_rows
 from schemas.limits import MAX_CENTS, MAX_COUNT, MAX_LINE_NUMBER

@@ -23,7 +23,7 @@ from ingest.reader import HandReader, ParsedHand, RawHand, parse_raw
 from ingest.scan.layout import H_STATUS
 from ingest.scan.scanner import scan
 from ingest.staged import HandRows, parsed_rows, scanned_rows
-from tests.audit.fast.corpus import corpus
+from tests.audit.corpus import corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = sorted((ROOT / "tests" / "audit" / "fixtures").glob("*.log"))

@@ -7,7 +7,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from audit.fast.evaluate import strengths_of_hands
+from audit.facts.evaluate import strengths_of_hands
 from audit.integrity.laws import CATEGORIES, hand_law
 
 #: Textbook counts of five-card hands from 52 cards (high card .. straight flush).

@@ -36,11 +36,8 @@ if __name__ == "__main__":
 """
 
 POOLS = {
-    "warm pool (fast audit, check)": (
-        "from audit.fast.worker import warm_pool", "warm_pool(2)"),
-    "reference audit of the store": (
-        "from audit.store import _pool", "_pool(2, fast=False)"),
-    "reference check": ("from audit.batch import process_pool", "process_pool(2)"),
+    "forked pool (check, store audit)": ("from audit.workers import pool", "pool(2)"),
+    "process pool (verify)": ("from audit.workers import process_pool", "process_pool(2)"),
 }
 
 

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ingest.chunks as chunks_module
-from audit.fast.layout import (
+from audit.facts.layout import (
     CARD,
     E_CARDS_COUNT,
     E_CARDS_START,
@@ -44,7 +44,7 @@ from ingest.scan.tokens import (
     unprintable_bytes,
 )
 from ingest.scan.tokens import fnv1a64 as compiled_fnv1a64
-from tests.audit.fast.corpus import corpus
+from tests.audit.corpus import corpus
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = sorted((ROOT / "tests" / "audit" / "fixtures").glob("*.log"))

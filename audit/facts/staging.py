@@ -1,0 +1,281 @@
+"""The store's staging tables read back into the flat arrays the audit replays.
+
+``openers audit`` and the nightly job audit hands already in the store: they read the
+typed rows ingest wrote (``stg_hands``, ``stg_seats``, ``stg_actions``; see
+``schemas/ddl/20_staging.sql``), never the raw text again. :func:`read_staging` turns
+the rows of some hands into :class:`~ingest.scan.layout.HandArrays` -- the same rows
+:func:`audit.facts.layout.from_records` gives for the records ingest stored (tested) --
+and :class:`StagingLabels` gives the words a finding quotes (ids, players, readings).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import duckdb
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from audit.facts.layout import _reading
+from ingest.scan.layout import (
+    ACTOR_CODE,
+    CARD,
+    E_ACTOR,
+    E_ALL_IN,
+    E_AMOUNT,
+    E_CARDS_COUNT,
+    E_CARDS_START,
+    E_COLUMNS,
+    E_DRAWN_COUNT,
+    E_DRAWN_START,
+    E_LINE,
+    E_READING,
+    E_SEAT,
+    E_SECTION,
+    E_SIDE_POT,
+    E_TO_AMOUNT,
+    E_VERB,
+    GAME_DRAW_HIGH,
+    GAME_JACKS_OR_BETTER,
+    H_ANTE,
+    H_BIG,
+    H_BUTTON,
+    H_BYTE_END,
+    H_BYTE_START,
+    H_CARRIED,
+    H_CARRIED_OUT,
+    H_COLUMNS,
+    H_EVENT_COUNT,
+    H_EVENT_START,
+    H_FIRST_LINE,
+    H_GAME,
+    H_HAND_HASH,
+    H_JACKPOT,
+    H_JOKER,
+    H_OPENERS,
+    H_POT,
+    H_RAKE,
+    H_SEAT_COUNT,
+    H_SEAT_START,
+    H_SMALL,
+    H_TABLE_HASH,
+    H_TIME,
+    OPENERS_ABSENT,
+    OPENERS_CODE,
+    READING_NONE,
+    S_COLUMNS,
+    S_PLAYER_HASH,
+    S_SEAT,
+    S_STACK,
+    SECTION_ORDER,
+    V_SHOWS,
+    HandArrays,
+    IntArray,
+    V,
+)
+from schemas.records import Game
+
+_FNV_OFFSET = np.uint64(0xCBF29CE484222325)
+_FNV_PRIME = np.uint64(0x100000001B3)
+_SECTION = {s.value: i for i, s in enumerate(SECTION_ORDER)}
+_ACTOR = {a.value: code for a, code in ACTOR_CODE.items()}
+_VERB = {v.value: code for v, code in V.items()}
+_OPENERS = {o.value: code for o, code in OPENERS_CODE.items()}
+
+
+def fnv1a64_many(texts: Sequence[str]) -> IntArray:
+    """:func:`ingest.scan.layout.fnv1a64` of each text's UTF-8, as int64, column by column."""
+    data = [t.encode() for t in texts]
+    count = len(data)
+    width = max((len(d) for d in data), default=0)
+    lengths = np.fromiter((len(d) for d in data), dtype=np.int64, count=count)
+    padded = np.frombuffer(b"".join(d.ljust(width, b"\0") for d in data),
+                           dtype=np.uint8).reshape(count, width)
+    h = np.full(count, _FNV_OFFSET, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(width):
+            live = lengths > j
+            h[live] = (h[live] ^ padded[live, j].astype(np.uint64)) * _FNV_PRIME
+    return h.view(np.int64)
+
+
+def _codes(column: pa.Array | pa.ChunkedArray, table: dict[str, int], default: int = 0
+           ) -> IntArray:
+    """A string column's values by code (``default`` for nulls), decoded per distinct value."""
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    encoded = pc.dictionary_encode(column)
+    codes = np.array([table[v] for v in encoded.dictionary.to_pylist()] + [default],
+                     dtype=np.int64)
+    index = encoded.indices.fill_null(len(codes) - 1).to_numpy(zero_copy_only=False)
+    return codes[np.asarray(index, dtype=np.int64)]
+
+
+def _ints(column: pa.Array, null: int) -> IntArray:
+    return np.asarray(column.fill_null(null).to_numpy(zero_copy_only=False), dtype=np.int64)
+
+
+@dataclass(slots=True)
+class StagingLabels:
+    """The words of stored hands, from their staging rows (by hand row)."""
+
+    hand_ids: list[str]
+    table_ids: list[str]
+    result_lines: IntArray
+    players: dict[tuple[int, int], str]
+    readings: dict[tuple[int, int], str]
+
+    def hand_id(self, hand: int) -> str:
+        return self.hand_ids[hand]
+
+    def table_id(self, hand: int) -> str:
+        return self.table_ids[hand]
+
+    def player_id(self, hand: int, seat: int) -> str:
+        return self.players.get((hand, seat), "")
+
+    def reading(self, hand: int, index: int) -> str | None:
+        return self.readings.get((hand, index))
+
+    def result_line(self, hand: int) -> int:
+        return int(self.result_lines[hand])
+
+
+def read_staging(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str]
+                 ) -> tuple[HandArrays, StagingLabels]:
+    """The arrays and labels of the stored hands ``hand_ids``, in that order.
+
+    Every id must be in ``stg_hands`` (the caller checks).
+    """
+    con.register("_audit_order", pa.table({
+        "hand_id": pa.array(list(hand_ids), pa.string()),
+        "ordinal": pa.array(np.arange(len(hand_ids)), pa.int64())}))
+    try:
+        hands = con.sql(
+            "SELECT o.ordinal, h.table_id, epoch_us(h.time) AS time, h.game, h.limit_small, "
+            "h.limit_big, h.ante, h.joker, h.button, h.jackpot, h.openers, h.carried, h.pot, "
+            "h.rake, h.carried_out, h.first_line, h.result_line "
+            "FROM _audit_order o JOIN stg_hands h USING (hand_id) ORDER BY o.ordinal"
+        ).to_arrow_table()
+        seats = con.sql(
+            "SELECT o.ordinal, s.seat, s.player_id, s.stack "
+            "FROM _audit_order o JOIN stg_seats s USING (hand_id)"
+        ).to_arrow_table()
+        actions = con.sql(
+            "SELECT o.ordinal, a.action_index, a.line, a.section, a.actor, a.verb, a.seat, "
+            "a.amount, a.to_amount, a.cards, a.drawn, a.all_in, a.side_pot, a.reading "
+            "FROM _audit_order o JOIN stg_actions a USING (hand_id)"
+        ).to_arrow_table()
+    finally:
+        con.unregister("_audit_order")
+    # Sorting here costs far less than an ORDER BY that moves the card lists.
+    seats = seats.take(_order(seats, "seat"))
+    actions = actions.take(_order(actions, "action_index"))
+    return _arrays(list(hand_ids), hands, seats, actions)
+
+
+def _order(rows: pa.Table, within: str) -> IntArray:
+    """Rows by hand (ordinal), then ``within``."""
+    return np.lexsort((_ints(rows.column(within), 0), _ints(rows.column("ordinal"), 0)))
+
+
+def _counts(ordinals: IntArray, size: int) -> IntArray:
+    return np.bincount(ordinals, minlength=size).astype(np.int64)
+
+
+def _arrays(hand_ids: list[str], hands: pa.Table, seats: pa.Table, actions: pa.Table
+            ) -> tuple[HandArrays, StagingLabels]:
+    n = len(hand_ids)
+    h = np.zeros((n, H_COLUMNS), dtype=np.int64)
+    col = hands.column
+    h[:, H_GAME] = np.where(np.asarray(col("game").to_pylist(), dtype=object)
+                            == Game.DRAW_HIGH.value, GAME_DRAW_HIGH, GAME_JACKS_OR_BETTER)
+    for column, name in ((H_SMALL, "limit_small"), (H_BIG, "limit_big"), (H_ANTE, "ante"),
+                         (H_BUTTON, "button"), (H_JACKPOT, "jackpot"), (H_CARRIED, "carried"),
+                         (H_POT, "pot"), (H_RAKE, "rake"), (H_TIME, "time"),
+                         (H_FIRST_LINE, "first_line")):
+        h[:, column] = _ints(col(name), 0)
+    h[:, H_JOKER] = _ints(col("joker").cast(pa.int64()), 0)
+    h[:, H_CARRIED_OUT] = _ints(col("carried_out"), -1)
+    h[:, H_OPENERS] = _codes(col("openers"), _OPENERS, OPENERS_ABSENT)
+    table_ids = col("table_id").to_pylist()
+    h[:, H_TABLE_HASH] = fnv1a64_many(table_ids)
+    h[:, H_HAND_HASH] = fnv1a64_many(hand_ids)
+    h[:, H_BYTE_START] = h[:, H_BYTE_END] = -1
+    seat_owner = _ints(seats.column("ordinal"), 0)
+    h[:, H_SEAT_COUNT] = _counts(seat_owner, n)
+    h[:, H_SEAT_START] = np.cumsum(h[:, H_SEAT_COUNT]) - h[:, H_SEAT_COUNT]
+    s = np.zeros((len(seat_owner), S_COLUMNS), dtype=np.int64)
+    s[:, S_SEAT] = _ints(seats.column("seat"), 0)
+    s[:, S_STACK] = _ints(seats.column("stack"), 0)
+    players = seats.column("player_id").to_pylist()
+    s[:, S_PLAYER_HASH] = fnv1a64_many(players)
+    owner = _ints(actions.column("ordinal"), 0)
+    h[:, H_EVENT_COUNT] = _counts(owner, n)
+    h[:, H_EVENT_START] = np.cumsum(h[:, H_EVENT_COUNT]) - h[:, H_EVENT_COUNT]
+    e, cards = _events(actions)
+    shows = np.flatnonzero(e[:, E_VERB] == V_SHOWS)
+    index = _ints(actions.column("action_index"), 0)
+    readings = {(int(o), int(i)): r for o, i, r in zip(
+        owner[shows].tolist(), index[shows].tolist(),
+        actions.column("reading").take(pa.array(shows)).to_pylist(), strict=True)
+        if r is not None}
+    labels = StagingLabels(
+        hand_ids, table_ids, _ints(col("result_line"), 0),
+        {(int(o), int(n_)): p for o, n_, p in zip(seat_owner.tolist(), s[:, S_SEAT].tolist(),
+                                                  players, strict=True)},
+        readings)
+    return HandArrays(h, s, e, cards), labels
+
+
+def _list_codes(column: pa.ChunkedArray) -> tuple[IntArray, npt.NDArray[np.int8]]:
+    """Per row the length of a card list (-1 for null), and every card's code."""
+    lists = column.combine_chunks()
+    lengths = np.asarray(pc.list_value_length(lists).fill_null(-1).to_numpy(
+        zero_copy_only=False), dtype=np.int64)
+    codes = _codes(pc.list_flatten(lists), CARD).astype(np.int8)
+    return lengths, codes
+
+
+def _events(actions: pa.Table) -> tuple[IntArray, npt.NDArray[np.int8]]:
+    col = actions.column
+    count = actions.num_rows
+    e = np.zeros((count, E_COLUMNS), dtype=np.int64)
+    e[:, E_SECTION] = _codes(col("section"), _SECTION)
+    e[:, E_ACTOR] = _codes(col("actor"), _ACTOR)
+    e[:, E_VERB] = _codes(col("verb"), _VERB)
+    e[:, E_SEAT] = _ints(col("seat"), 0)
+    e[:, E_AMOUNT] = _ints(col("amount"), -1)
+    e[:, E_TO_AMOUNT] = _ints(col("to_amount"), -1)
+    e[:, E_ALL_IN] = _ints(col("all_in").cast(pa.int64()), 0)
+    e[:, E_SIDE_POT] = _ints(col("side_pot"), 0)
+    e[:, E_LINE] = _ints(col("line"), 0)
+    shows = np.flatnonzero(e[:, E_VERB] == V_SHOWS)
+    readings = col("reading").take(pa.array(shows)).to_pylist()
+    e[:, E_READING] = READING_NONE
+    e[shows, E_READING] = [_reading(r) for r in readings]
+    card_lengths, card_codes = _list_codes(col("cards"))
+    drawn_lengths, drawn_codes = _list_codes(col("drawn"))
+    # Each line's cards, then its drawn cards, as from_records lays them out.
+    per_line = np.maximum(card_lengths, 0) + np.maximum(drawn_lengths, 0)
+    starts = np.cumsum(per_line) - per_line
+    e[:, E_CARDS_START], e[:, E_CARDS_COUNT] = starts, card_lengths
+    e[:, E_DRAWN_START] = starts + np.maximum(card_lengths, 0)
+    e[:, E_DRAWN_COUNT] = drawn_lengths
+    cards = np.zeros(int(per_line.sum()), dtype=np.int8)
+    own = np.repeat(starts, np.maximum(card_lengths, 0))
+    offsets = np.arange(len(card_codes)) - np.repeat(
+        np.cumsum(np.maximum(card_lengths, 0)) - np.maximum(card_lengths, 0),
+        np.maximum(card_lengths, 0))
+    cards[own + offsets] = card_codes
+    own = np.repeat(e[:, E_DRAWN_START], np.maximum(drawn_lengths, 0))
+    offsets = np.arange(len(drawn_codes)) - np.repeat(
+        np.cumsum(np.maximum(drawn_lengths, 0)) - np.maximum(drawn_lengths, 0),
+        np.maximum(drawn_lengths, 0))
+    cards[own + offsets] = drawn_codes
+    return e, cards
+
+

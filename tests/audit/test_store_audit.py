@@ -1,0 +1,72 @@
+"""The store audit from staging: the same rows as ``--reference``, in any batching, and no
+stored hand passed silently when it cannot be audited."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+import audit.store as store
+from audit.profiles import load_profile
+from ingest.load import ingest_paths
+from schemas.store import connect
+from tests.audit.corpus import corpus
+
+
+def _rows(con: duckdb.DuckDBPyConnection) -> tuple[list[Any], list[Any], list[Any]]:
+    return (
+        con.execute("SELECT hand_id, code, line, action_index, seat, message, evidence "
+                    "FROM audit_findings ORDER BY ALL").fetchall(),
+        con.execute("SELECT hand_id, code, seat, reason FROM audit_unverifiable "
+                    "ORDER BY ALL").fetchall(),
+        con.execute("SELECT hand_id, table_id, n_findings, n_unverifiable FROM audit_hands "
+                    "ORDER BY ALL").fetchall(),
+    )
+
+
+@pytest.mark.parametrize("name", ["robert", "laws"])
+def test_staging_and_reference_give_the_same_rows(tmp_path: Path, name: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    room = corpus(name, hands=900, seed=17, violations=0.2, unrecorded=0.05, broken=0.02,
+                  tables=4)
+    ingest_paths([str(p) for p in room.files], str(tmp_path / "store.duckdb"))
+    con = connect(str(tmp_path / "store.duckdb"))
+    try:
+        profile = load_profile(name)
+        whole = store.audit_store(con, profile, workers=1)
+        rows = _rows(con)
+        assert whole.hands == len(rows[2]) > 800 and whole.findings == len(rows[0]) > 50
+        monkeypatch.setattr(store, "BATCH_HANDS", 150)  # several batches, on the pool
+        assert store.audit_store(con, profile, workers=2) == whole
+        assert _rows(con) == rows
+        assert store.audit_store(con, profile, workers=1, fast=False) == whole
+        assert _rows(con) == rows
+        # Some hands only: their tables' other deals are context, their rows the same.
+        some = [h for h, *_ in rows[2][::7]]
+        assert store.audit_store(con, profile, some).hands == len(some)
+        assert _rows(con) == rows
+    finally:
+        con.close()
+
+
+def test_a_stored_hand_without_staging_rows_is_counted_and_reported(tmp_path: Path) -> None:
+    room = corpus("robert", hands=60, seed=18, violations=0.0, unrecorded=0.0, tables=2)
+    ingest_paths([str(p) for p in room.files], str(tmp_path / "store.duckdb"))
+    con = connect(str(tmp_path / "store.duckdb"))
+    try:
+        (lost,) = con.execute("SELECT hand_id FROM stg_hands LIMIT 1").fetchall()[0]
+        for table in ("stg_actions", "stg_seats", "stg_hands"):
+            con.execute(f"DELETE FROM {table} WHERE hand_id = ?", [lost])
+        summary = store.audit_store(con, load_profile("robert"), workers=1)
+        assert summary.unaudited == 1 and summary.errors >= 1
+        reasons = {r for (r,) in con.execute(
+            "SELECT reason FROM audit_unverifiable WHERE hand_id = ?", [lost]).fetchall()}
+        assert reasons == {"the stored hand cannot be audited: it has no staging rows "
+                           "(ingest it again)"}
+        assert con.execute("SELECT count(*) FROM audit_hands WHERE hand_id = ?",
+                           [lost]).fetchone() == (1,)
+    finally:
+        con.close()
