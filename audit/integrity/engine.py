@@ -7,6 +7,12 @@ Benjamini-Hochberg procedure runs over all of them together at the house's false
 discovery rate, and the cells that pass become ranked :class:`Alert` objects whose
 hands are named. The per-dealer PIT histograms for the dashboard's fairness plots
 are gathered in the same pass.
+
+What the tests keep between batches is per-key sums (bounded by the players, dealers,
+tables and pairs, not the hands); what grows with the hands (the pair tests' decision
+log, the evidence events) goes to temporary files, read back only for the linked
+players and the alerted cells. Cells are kept as compact rows, whole only when they
+could become alerts (:class:`_Cells`).
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from audit.integrity.model import Alert, Cell, Family, Level, alert_key
 from audit.integrity.registry import TESTS, instances
 from audit.integrity.replay import replay
 from audit.integrity.stats import benjamini_hochberg
-from audit.integrity.test import Settings
+from audit.integrity.test import IntegrityTest, Settings
 from audit.profiles import Profile, load_profile
 
 #: DuckDB's memory limit while the analysis reads the store (see :func:`_bounded_cache`).
@@ -180,27 +186,55 @@ def run_integrity(con: duckdb.DuckDBPyConnection, options: Options | None = None
             if progress is not None:
                 progress(result.hands)
     lookup.freeze()
-    cells = [cell for test in tests for cell in test.cells(lookup)]
-    result.alerts, result.tested = _judge(cells, options.settings, lookup)
+    result.alerts, result.tested = _judge(_Cells(tests, lookup, options.settings.fdr),
+                                          options.settings, lookup)
     result.bins = bins.result(lookup)
     result.seconds = time.perf_counter() - started
     return result
 
 
-def _judge(cells: list[Cell], settings: Settings, lookup: Lookup
+#: A cell as ``integrity_tests`` keeps it, before its q-value: the fields of :class:`Tested`
+#: up to ``p_value``.
+_Row = tuple[str, Level, str, str | None, str | None, str | None, str | None, int, float, float,
+             float, float, float, float]
+
+
+class _Cells:
+    """Every cell of a run, as a compact row; whole :class:`Cell` objects (their message,
+    details and evidence) only for those that may pass the false discovery control.
+
+    A cell is flagged when its q-value is at most the rate, and a Benjamini-Hochberg (or
+    Yekutieli) q-value is never below its p-value: a cell whose p-value is above the rate
+    cannot become an alert, so its message and details are not kept (the run judges
+    hundreds of thousands of cells on a large store; a few become alerts).
+    """
+
+    #: Margin over the rate for the cells kept whole (rounding in the q-values).
+    MARGIN = 2.0
+
+    def __init__(self, tests: Iterable[IntegrityTest], lookup: Lookup, fdr: float) -> None:
+        self.rows: list[_Row] = []
+        self.whole: dict[int, Cell] = {}
+        for test in tests:
+            for c in test.cells(lookup):
+                if c.p_value <= fdr * self.MARGIN:
+                    self.whole[len(self.rows)] = c
+                s = c.subject
+                self.rows.append((c.code, c.level, s.key(), s.dealer_id, s.table_id, s.player_id,
+                                  s.partner_id, c.n, float(c.observed), float(c.expected),
+                                  float(c.effect), float(c.ci_low), float(c.ci_high),
+                                  float(c.p_value)))
+
+
+def _judge(cells: _Cells, settings: Settings, lookup: Lookup
            ) -> tuple[list[Alert], list[Tested]]:
-    p = np.array([c.p_value for c in cells], dtype=np.float64)
+    p = np.array([row[-1] for row in cells.rows], dtype=np.float64)
     q = benjamini_hochberg(p, dependent=settings.dependent)
     flagged = q <= settings.fdr
-    tested = [
-        Tested(c.code, c.level, c.subject.key(), c.subject.dealer_id, c.subject.table_id,
-               c.subject.player_id, c.subject.partner_id, c.n, float(c.observed),
-               float(c.expected), float(c.effect), float(c.ci_low), float(c.ci_high),
-               float(c.p_value), float(qv), bool(f))
-        for c, qv, f in zip(cells, q, flagged, strict=True)
-    ]
-    order = sorted(np.nonzero(flagged)[0].tolist(), key=lambda i: (q[i], p[i], cells[i].code))
-    alerts = [_alert(cells[i], float(q[i]), rank, lookup) for rank, i in enumerate(order, 1)]
+    tested = [Tested(*row, float(qv), bool(f))
+              for row, qv, f in zip(cells.rows, q, flagged, strict=True)]
+    order = sorted(np.nonzero(flagged)[0].tolist(), key=lambda i: (q[i], p[i], cells.rows[i][0]))
+    alerts = [_alert(cells.whole[i], float(q[i]), rank, lookup) for rank, i in enumerate(order, 1)]
     return alerts, tested
 
 

@@ -206,12 +206,38 @@ def _openers_codes(hands: pa.Table, profile: Profile) -> I8:
 def read_batches(con: duckdb.DuckDBPyConnection, profile: Profile, names: Names, *,
                  since: date | None = None, until: date | None = None,
                  batch_hands: int = BATCH_HANDS) -> Iterator[Batch]:
-    """Every stored hand whose local day is in [since, until], in table-deal order, by batches."""
+    """Every stored hand whose local day is in [since, until], in table-deal order, by batches.
+
+    The hands stream from a second cursor (the batch's own queries run on ``con`` meanwhile),
+    so only a batch of them is held at a time, whatever the size of the store.
+    """
     con.execute("SET enable_progress_bar = false")
-    hands = con.sql(_HANDS_SQL, params={"since": since, "until": until}).to_arrow_table()
-    for first in range(0, hands.num_rows, batch_hands):
-        part = hands.slice(first, batch_hands)
-        yield _batch(con, part, first, profile, names)
+    stream = con.cursor()
+    try:
+        reader = stream.sql(_HANDS_SQL, params={"since": since, "until": until}
+                            ).to_arrow_reader(batch_hands)
+        first = 0
+        for part in _exactly(reader, batch_hands):
+            yield _batch(con, part, first, profile, names)
+            first += part.num_rows
+    finally:
+        stream.close()
+
+
+def _exactly(reader: pa.RecordBatchReader, rows: int) -> Iterator[pa.Table]:
+    """The reader's rows as tables of ``rows`` rows each (the last one shorter)."""
+    pending: list[pa.RecordBatch] = []
+    held = 0
+    for record in reader:
+        pending.append(record)
+        held += record.num_rows
+        while held >= rows:
+            table = pa.Table.from_batches(pending).combine_chunks()
+            yield table.slice(0, rows)
+            rest = table.slice(rows)
+            pending, held = rest.to_batches(), rest.num_rows
+    if held:
+        yield pa.Table.from_batches(pending, schema=reader.schema).combine_chunks()
 
 
 def _batch(con: duckdb.DuckDBPyConnection, part: pa.Table, first: int, profile: Profile,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import IO
 
 import numpy as np
 import numpy.typing as npt
@@ -128,23 +130,29 @@ class Sums:
         return unique, out
 
 
-@dataclass
-class _EventBlock:
-    keys: I64
-    rows: I64
-    values: F64
-    codes: I64
+#: One kept event in the evidence log: its cell key, hand row, and the note's number and code.
+_EVENT = np.dtype([("key", np.int64), ("row", np.int64), ("value", np.float64),
+                   ("code", np.int64)])
 
 
 @dataclass
 class Events:
     """Telling hands per cell key, the first :data:`EVIDENCE_CAP` of each (in reading order),
-    with a number and an integer each for the note; plus how many there were in all."""
+    with a number and an integer each for the note; plus how many there were in all.
+
+    Only the per-key counts stay in memory (two numbers a key). The kept events go to a
+    temporary file, a block a batch, each block sorted by key (reading order within a
+    key); a key's events are found by binary search in each block of the mapped file.
+    Evidence is asked for the alerted cells alone, so the run never holds every cell's
+    hands, and its memory does not grow with the events.
+    """
 
     cap: int = EVIDENCE_CAP
-    _blocks: list[_EventBlock] = field(default_factory=list)
-    _kept: dict[int, int] = field(default_factory=dict)
-    _total: dict[int, int] = field(default_factory=dict)
+    _keys: I64 = field(default_factory=lambda: np.zeros(0, np.int64))  # sorted
+    _totals: I64 = field(default_factory=lambda: np.zeros(0, np.int64))
+    _log: IO[bytes] | None = None
+    _blocks: list[tuple[int, int]] = field(default_factory=list)  # (first event, events)
+    _written: int = 0
 
     def add(self, keys: I64, rows: I64, values: npt.ArrayLike | None = None,
             codes: npt.ArrayLike | None = None) -> None:
@@ -153,11 +161,13 @@ class Events:
             return
         keys = np.asarray(keys, dtype=np.int64)
         unique, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
-        room = np.array([self.cap - self._kept.get(int(k), 0) for k in unique.tolist()],
-                        dtype=np.int64)
-        for k, c, r in zip(unique.tolist(), counts.tolist(), room.tolist(), strict=True):
-            self._total[k] = self._total.get(k, 0) + c
-            self._kept[k] = self._kept.get(k, 0) + max(0, min(c, r))
+        at, known = self._find(unique)
+        before = np.zeros(len(unique), dtype=np.int64)
+        before[known] = self._totals[at[known]]
+        room = np.maximum(self.cap - before, 0)  # the kept events of a key: min(total, cap)
+        self._totals[at[known]] += counts[known]
+        self._keys = np.insert(self._keys, at[~known], unique[~known])
+        self._totals = np.insert(self._totals, at[~known], counts[~known])
         wanted = np.nonzero(room[inverse] > 0)[0]  # keys whose list is full need no more work
         if not len(wanted):
             return
@@ -165,28 +175,49 @@ class Events:
         order = np.argsort(which, kind="stable")  # by key, reading order within a key
         ranked = which[order]
         rank = np.arange(len(ranked)) - np.searchsorted(ranked, ranked, side="left")
-        chosen = np.sort(wanted[order][rank < room[ranked]])
-        vals = np.zeros(len(keys)) if values is None else np.asarray(values, np.float64)
-        cods = np.zeros(len(keys), np.int64) if codes is None else np.asarray(codes, np.int64)
-        self._blocks.append(_EventBlock(keys[chosen], np.asarray(rows)[chosen].astype(np.int64),
-                                        vals[chosen], cods[chosen]))
+        chosen = wanted[order][rank < room[ranked]]  # sorted by key, reading order within
+        block = np.empty(len(chosen), dtype=_EVENT)
+        block["key"] = keys[chosen]
+        block["row"] = np.asarray(rows)[chosen]
+        block["value"] = 0.0 if values is None else np.asarray(values, np.float64)[chosen]
+        block["code"] = 0 if codes is None else np.asarray(codes, np.int64)[chosen]
+        if self._log is None:  # open across batches until the object goes: no context manager
+            self._log = tempfile.TemporaryFile(prefix="openers-evidence-")  # noqa: SIM115
+        self._log.write(block.tobytes())
+        self._blocks.append((self._written, len(block)))
+        self._written += len(block)
+
+    def _find(self, keys: I64) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+        """Where each of the (sorted) ``keys`` is or would go in the counted keys, and
+        whether it is there."""
+        at = np.searchsorted(self._keys, keys)
+        known = np.zeros(len(keys), dtype=np.bool_)
+        inside = at < len(self._keys)
+        known[inside] = self._keys[at[inside]] == keys[inside]
+        return at, known
 
     def total(self, key: int) -> int:
         """How many events the key had (kept or not)."""
-        return self._total.get(int(key), 0)
+        at, known = self._find(np.array([key], dtype=np.int64))
+        return int(self._totals[at[0]]) if known[0] else 0
 
     def of(self, key: int) -> tuple[I64, F64, I64]:
         """Rows, values and codes of the events kept for ``key``, in reading order."""
-        rows, values, codes = [], [], []
-        for block in self._blocks:
-            pick = block.keys == key
-            if pick.any():
-                rows.append(block.rows[pick])
-                values.append(block.values[pick])
-                codes.append(block.codes[pick])
-        if not rows:
+        found: list[npt.NDArray[np.void]] = []
+        if self._log is not None and self._written:
+            self._log.flush()
+            events = np.memmap(self._log, dtype=_EVENT, mode="r", shape=(self._written,))
+            for first, n in self._blocks:
+                block_keys = events["key"][first:first + n]
+                lo, hi = np.searchsorted(block_keys, [key, key + 1])
+                if hi > lo:
+                    found.append(np.array(events[first + lo:first + hi]))
+            del events
+        if not found:
             return np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64)
-        return np.concatenate(rows), np.concatenate(values), np.concatenate(codes)
+        kept = np.concatenate(found)
+        return (kept["row"].astype(np.int64), kept["value"].astype(np.float64),
+                kept["code"].astype(np.int64))
 
     def evidence(self, key: int, note: NoteMaker | None = None) -> Evidence:
         """The kept events of ``key`` as evidence (notes from ``note(value, code)``)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +24,7 @@ import numpy.typing as npt
 from audit.evaluator import describe_strength
 from audit.integrity import stats
 from audit.integrity.checks._common import Events
+from audit.integrity.checks._pair_counts import DecisionCounts, Tables
 from audit.integrity.features import BatchView, Lookup, pair_key, split_key
 from audit.integrity.model import Cell, Evidence, Family, Level, Subject
 from audit.integrity.replay import Decisions
@@ -35,7 +36,6 @@ BoolArray = npt.NDArray[np.bool_]
 #: Fewest exposed decisions, and fewest not exposed, for a pair to be tested.
 MIN_EXPOSED = 10
 MIN_OTHER = 20
-_STRATA_BITS = 6
 _VERB_NAMES: tuple[str, ...] = tuple(v.value for v in Verb)
 
 
@@ -119,19 +119,8 @@ def expand_mask(view: BatchView, decisions: Decisions, index: npt.NDArray[np.int
     return np.concatenate(positions).astype(np.int64), np.concatenate(players)
 
 
-@dataclass
-class _Decisions:
-    """Every counted decision of a run (actor, stratum, outcome) and each one's exposures."""
-
-    actor: I64
-    stratum: I64
-    outcome: BoolArray
-    exposed_decision: I64
-    exposed_to: I64
-
-
 class PairDecisionTest(IntegrityTest):
-    """Keeps the counted decisions and their exposures; judges pairs of players.
+    """Counts the decisions and their exposures (:class:`DecisionCounts`); judges pairs.
 
     A player with one strong partner can make a third player look involved: when the
     partner and the third often sit together, "the third is behind" goes with "the
@@ -157,9 +146,7 @@ class PairDecisionTest(IntegrityTest):
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)
-        # compact per-batch columns (int32 / int8): the whole run's decisions are kept
-        self._parts: list[tuple[npt.NDArray[Any], ...]] = []
-        self._count = 0
+        self.counts = DecisionCounts()
         self.events = Events()
 
     def exposures(self, view: BatchView) -> Exposures | None:
@@ -174,10 +161,7 @@ class PairDecisionTest(IntegrityTest):
         partner = found.exposed_to
         keep = partner != found.actor[i]
         i, partner = i[keep], partner[keep]
-        self._parts.append((found.actor.astype(np.int32), found.stratum.astype(np.int8),
-                            found.outcome.astype(np.bool_), (i + self._count).astype(np.int32),
-                            partner.astype(np.int32)))
-        self._count += len(found.actor)
+        self.counts.add(found.actor, found.stratum, found.outcome, i, partner)
         telling = found.outcome[i] == self.greater
         a, b = found.actor[i][telling], partner[telling]
         if self.level is Level.PAIR:
@@ -190,23 +174,14 @@ class PairDecisionTest(IntegrityTest):
         self.events.add(event_key, found.rows[i][telling], actor_first.astype(np.float64),
                         found.codes[i][telling])
 
-    def _decisions(self) -> _Decisions:
-        if not self._parts:
-            empty = np.zeros(0, dtype=np.int64)
-            return _Decisions(empty, empty, np.zeros(0, np.bool_), empty, empty)
-        actor, stratum, outcome, decision, partner = (np.concatenate(c) for c in
-                                                      zip(*self._parts, strict=True))
-        return _Decisions(actor.astype(np.int64), stratum.astype(np.int64), outcome,
-                          decision.astype(np.int64), partner.astype(np.int64))
-
     def cells(self, lookup: Lookup) -> Iterable[Cell]:
-        d = self._decisions()
-        self._parts = []  # the run's decisions now live in ``d`` alone, freed with it
-        if not len(d.exposed_decision):
+        directed = self.counts.tables()
+        if not len(directed.actor):
+            self.counts.close()
             return
-        directed = _directed(d)
         links = _strongest_links(directed, self.greater)
-        pairs, tables = self._pair_tables(d, directed, links)
+        pairs, tables = self._pair_tables(directed, links)
+        self.counts.close()
         exposed = tables.sums(tables.exposed)
         others = tables.sums(tables.total - tables.exposed)
         eligible = (exposed >= MIN_EXPOSED) & (others >= MIN_OTHER)
@@ -232,37 +207,32 @@ class PairDecisionTest(IntegrityTest):
                 float(low[j]), float(high[j]), int(other_n[j]), int(other_y[j])),
                 strata, adjusted)
 
-    def _pair_tables(self, d: _Decisions, directed: _Directed, links: dict[int, int]
+    def _pair_key(self, actor: I64, partner: I64) -> I64:
+        """The cell key of each direction: the pair in code order for a pair either way round."""
+        if self.level is Level.PAIR:
+            return pair_key(np.minimum(actor, partner), np.maximum(actor, partner))
+        return pair_key(actor, partner)
+
+    def _pair_tables(self, directed: Tables, links: dict[int, int]
                      ) -> tuple[list[tuple[int, int]], stats.StrataSet]:
         """Every pair's tables: both directions for a pair either way round; a direction
-        whose actor has a strong link elsewhere split by that link's exposure."""
-        if self.level is Level.PAIR:
-            first = np.minimum(directed.actor, directed.partner)
-            second = np.maximum(directed.actor, directed.partner)
-        else:
-            first, second = directed.actor, directed.partner
-        keys, owner = np.unique(pair_key(first, second), return_inverse=True)
+        whose actor has a strong link elsewhere split by that link's exposure (those tables
+        come after the others, in (actor, partner, stratum) order)."""
+        keys, owner = np.unique(self._pair_key(directed.actor, directed.partner),
+                                return_inverse=True)
         a_codes, b_codes = split_key(keys)
         pairs = list(zip(a_codes.tolist(), b_codes.tolist(), strict=True))
         linked = np.array([links.get(int(x), -1) for x in directed.actor.tolist()])
         split = (linked >= 0) & (linked != directed.partner)
-        parts = [stats.StrataSet(owner[~split], directed.total[~split],
-                                 directed.total_hits[~split], directed.exposed[~split],
-                                 directed.hits[~split], len(pairs))]
-        done: set[tuple[int, int]] = set()
-        exposure_keys = np.sort(d.exposed_decision * _PLAYER_SPAN + d.exposed_to)
-        for i in np.nonzero(split)[0].tolist():
-            actor, partner = int(directed.actor[i]), int(directed.partner[i])
-            if (actor, partner) in done:
-                continue
-            done.add((actor, partner))
-            parts.append(_split_by_link(d, exposure_keys, actor, partner, links[actor],
-                                        int(owner[i]), len(pairs)))
-        def joined(name: str) -> I64:
-            return np.concatenate([getattr(part, name) for part in parts]).astype(np.int64)
-
-        return pairs, stats.StrataSet(joined("owner"), joined("total"), joined("total_hits"),
-                                      joined("exposed"), joined("hits"), len(pairs))
+        parts = [(owner[~split], directed.total[~split], directed.total_hits[~split],
+                  directed.exposed[~split], directed.hits[~split])]
+        if split.any():
+            s = self.counts.split_tables(links)
+            parts.append((np.searchsorted(keys, self._pair_key(s.actor, s.partner)), s.total,
+                          s.total_hits, s.exposed, s.hits))
+        owners, total, total_hits, exposed, hits = (np.concatenate(c).astype(np.int64)
+                                                    for c in zip(*parts, strict=True))
+        return pairs, stats.StrataSet(owners, total, total_hits, exposed, hits, len(pairs))
 
     def _judge(self, a: int, b: int, lookup: Lookup, f: Figures, strata: list[stats.Stratum],
                links: dict[str, str]) -> Cell:
@@ -304,8 +274,6 @@ class PairDecisionTest(IntegrityTest):
         return f"{actor} {_VERB_NAMES[verb]}{hand} ({partner} involved)"
 
 
-#: Codes of players are below this, so decision * span + player is a unique int64.
-_PLAYER_SPAN = 1 << 31
 #: A player's link is strong enough to adjust his other pairs for when its p is below this.
 LINK_P = 1e-4
 #: Cells whose Chernoff bound is below this get their exact p-value; the others keep the
@@ -329,37 +297,7 @@ class Figures:
     other_hits: int
 
 
-@dataclass(frozen=True)
-class _Directed:
-    """Per (actor, partner, stratum): the actor's table towards the partner."""
-
-    actor: I64
-    partner: I64
-    stratum: I64
-    total: I64
-    total_hits: I64
-    exposed: I64
-    hits: I64
-
-
-def _directed(d: _Decisions) -> _Directed:
-    strata = 1 << _STRATA_BITS
-    unique, inverse = np.unique(d.actor * strata + d.stratum, return_inverse=True)
-    n_all = np.bincount(inverse).astype(np.int64)
-    y_all = np.bincount(inverse, weights=d.outcome).astype(np.int64)
-    exp_actor = d.actor[d.exposed_decision]
-    exp_stratum = d.stratum[d.exposed_decision]
-    key = pair_key(exp_actor, d.exposed_to * strata + exp_stratum)
-    keys, where = np.unique(key, return_inverse=True)
-    n_exp = np.bincount(where).astype(np.int64)
-    y_exp = np.bincount(where, weights=d.outcome[d.exposed_decision]).astype(np.int64)
-    actor, rest = split_key(keys)
-    partner, stratum = rest // strata, rest % strata
-    total_at = np.searchsorted(unique, actor * strata + stratum)
-    return _Directed(actor, partner, stratum, n_all[total_at], y_all[total_at], n_exp, y_exp)
-
-
-def _strongest_links(t: _Directed, greater: bool) -> dict[int, int]:
+def _strongest_links(t: Tables, greater: bool) -> dict[int, int]:
     """Each actor's partner with the smallest directed p-value, where it is below LINK_P."""
     keys, owner = np.unique(pair_key(t.actor, t.partner), return_inverse=True)
     tables = stats.StrataSet(owner, t.total, t.total_hits, t.exposed, t.hits, len(keys))
@@ -373,29 +311,3 @@ def _strongest_links(t: _Directed, greater: bool) -> dict[int, int]:
         if p < LINK_P and p < best.get(a, (1.0, -1))[0]:
             best[a] = (p, int(partners[j]))
     return {a: b for a, (_, b) in best.items()}
-
-
-def _split_by_link(d: _Decisions, exposure_keys: I64, actor: int, partner: int, link: int,
-                   owner: int, problems: int) -> stats.StrataSet:
-    """The actor's tables for ``partner`` with each stratum split by ``link``'s exposure
-    (``exposure_keys``: every exposure as ``decision * _PLAYER_SPAN + player``, sorted)."""
-    mine = np.nonzero(d.actor == actor)[0].astype(np.int64)
-    to_link = _exposed(mine, link, exposure_keys)
-    to_partner = _exposed(mine, partner, exposure_keys)
-    stratum = d.stratum[mine] * 2 + to_link
-    outcome = d.outcome[mine]
-    rows = [(int((stratum == s).sum()), int(outcome[stratum == s].sum()),
-             int(((stratum == s) & to_partner).sum()),
-             int(((stratum == s) & to_partner & outcome).sum()))
-            for s in np.unique(stratum[to_partner]).tolist()]
-    columns = np.array(rows, dtype=np.int64).reshape(-1, 4)
-    return stats.StrataSet(np.full(len(rows), owner, dtype=np.int64), columns[:, 0],
-                           columns[:, 1], columns[:, 2], columns[:, 3], problems)
-
-
-def _exposed(decisions: I64, player: int, exposure_keys: I64) -> BoolArray:
-    """Whether each decision was exposed to ``player``."""
-    wanted = decisions * _PLAYER_SPAN + player
-    at = np.searchsorted(exposure_keys, wanted)
-    at = np.minimum(at, len(exposure_keys) - 1)
-    return np.asarray(exposure_keys[at] == wanted)
