@@ -34,18 +34,21 @@ from audit.facts.reference import reference_facts
 from audit.facts.registry import hand_rules, sequence_rules
 from audit.facts.replay import replay_facts, warm_up
 from audit.facts.sequence import Run, run_sequence_rules
-from audit.facts.staging import read_staging
+from audit.facts.staging import StagingRows, fetch_staging, staging_arrays
 from audit.profiles import Profile
 from audit.workers import default_workers, no_cyclic_gc, pool
 from ingest.errors import HandParseError
 from ingest.parser import parse_hand
-from ingest.scan.layout import HandArrays
 from schemas.findings import Unverifiable
 from schemas.records import HandRecord
 from schemas.store import transaction
 
-#: Hands per batch (whole tables): the store is read and checked a batch at a time.
+#: Hands per batch (whole tables): a worker replays and checks a batch at a time.
 BATCH_HANDS = 2000
+#: Hands read from the store at a time (whole batches): each read joins every staging
+#: table once, whatever the number of hands it asks for, so few large reads cost far less
+#: than one per batch; memory holds a read and the batches in flight.
+READ_HANDS = 20000
 #: Hands per write transaction: each commit costs about 0.1 s (WAL sync), whatever its size.
 WRITE_HANDS = 10000
 
@@ -136,25 +139,24 @@ def _records(con: duckdb.DuckDBPyConnection, ids: list[str]
 
 @dataclass(slots=True)
 class _Work:
-    """One batch as a worker gets it: the hands, and their arrays or their records."""
+    """One batch as a worker gets it: the hands, and their staging rows or their records
+    (the worker makes the arrays: the main process only reads the store)."""
 
     items: list[_Stored]
     staged: list[_Stored]
-    arrays: HandArrays | None = None
-    labels: Labels | None = None
+    rows: StagingRows | None = None
     records: list[HandRecord] | None = None
     results: list[AuditResult] = field(default_factory=list)
 
 
 def _prepare(con: duckdb.DuckDBPyConnection, items: list[_Stored], profile: Profile,
              fast: bool) -> _Work:
-    """Read a batch from the store (the main process holds the connection)."""
+    """A batch without its rows: those it cannot audit are given their results."""
     staged = [i for i in items if i.table_id is not None]
     work = _Work(items, staged)
     work.results = [_unaudited(i, profile, "it has no staging rows (ingest it again)")
                     for i in items if i.table_id is None and not i.context]
     if fast:
-        work.arrays, work.labels = read_staging(con, [i.hand_id for i in staged])
         return work
     parsed = _records(con, [i.hand_id for i in staged])
     work.results += [_unaudited(i, profile, "its raw text no longer parses")
@@ -164,13 +166,37 @@ def _prepare(con: duckdb.DuckDBPyConnection, items: list[_Stored], profile: Prof
     return work
 
 
+def _works(con: duckdb.DuckDBPyConnection, items: list[_Stored], profile: Profile,
+           fast: bool) -> Iterator[_Work]:
+    """The batches of ``items`` with their rows, read from the store (the main process
+    holds the connection) about ``READ_HANDS`` hands at a time."""
+    read: list[_Work] = []
+    for part in _batches(items, BATCH_HANDS):
+        read.append(_prepare(con, part, profile, fast))
+        if not fast:
+            yield read.pop()
+        elif sum(len(w.items) for w in read) >= READ_HANDS:
+            yield from _fetched(con, read)
+            read = []
+    if read:
+        yield from _fetched(con, read)
+
+
+def _fetched(con: duckdb.DuckDBPyConnection, works: list[_Work]) -> list[_Work]:
+    rows = fetch_staging(con, [[i.hand_id for i in w.staged] for w in works])
+    for work, part in zip(works, rows, strict=True):
+        work.rows = part
+    return works
+
+
 def _audit_batch(work: _Work, profile: Profile) -> list[AuditResult]:
     """Replay and check one batch of whole tables (runs in a worker)."""
     with no_cyclic_gc():
+        labels: Labels
         if work.records is None:
-            assert work.arrays is not None and work.labels is not None
-            facts = replay_facts(work.arrays, profile)
-            labels: Labels = work.labels
+            assert work.rows is not None
+            arrays, labels = staging_arrays(work.rows)
+            facts = replay_facts(arrays, profile)
         else:
             facts = reference_facts(work.records, profile)
             labels = RecordLabels(work.records)
@@ -221,8 +247,7 @@ def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
     is called as each batch of ``n`` hands is checked.
     """
     workers = workers or default_workers()
-    parts = (_prepare(con, part, profile, fast)
-             for part in _batches(_stored(con, hand_ids), BATCH_HANDS))
+    parts = _works(con, _stored(con, hand_ids), profile, fast)
     results = _Collected(progress)
     first = next(parts, None)
     second = next(parts, None) if first is not None else None
