@@ -41,11 +41,12 @@ from openers.nightly.checkpoints import checkpoint
 from openers.nightly.inbox import (
     FileAction,
     FilePlan,
+    FileRecord,
     InboxError,
     list_inbox,
     plan_files,
     prefix_sha256,
-    record_file,
+    record_files,
 )
 from openers.nightly.joblog import JobLog
 from openers.nightly.lock import JobLock, LockHeld
@@ -258,6 +259,7 @@ def _ingest(con: duckdb.DuckDBPyConnection, plans: Sequence[FilePlan], options: 
 
         def loaded(done: list[HandReader]) -> None:  # every hand of these is committed
             with transaction(con):
+                records = []
                 for reader in done:
                     plan = readers[reader]
                     checkpoint("file-loaded")
@@ -265,10 +267,11 @@ def _ingest(con: duckdb.DuckDBPyConnection, plans: Sequence[FilePlan], options: 
                     read_bytes = plan.size if plan.compressed else reader.resume_offset
                     whole = plan.compressed or read_bytes == plan.size
                     digest = plan.sha256 if whole else prefix_sha256(plan.path, read_bytes)
-                    record_file(con, plan.path, read_bytes=read_bytes,
-                                next_line=reader.resume_line, sha256=digest, run_id=run_id)
+                    records.append(FileRecord(plan.path, read_bytes, reader.resume_line, digest))
+                record_files(con, records, run_id=run_id)  # one statement for the files
+                for reader in done:
                     checkpoint("file-recorded")
-                    advance(plan.size - plan.start)
+                    advance(readers[reader].size - readers[reader].start)
 
         # One load for all files: its transactions span files (a file's offset is
         # recorded once every hand of it is committed).
