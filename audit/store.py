@@ -248,7 +248,7 @@ def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
     """
     workers = workers or default_workers()
     parts = _works(con, _stored(con, hand_ids), profile, fast)
-    results = _Collected(progress)
+    results = _Collected(con, profile, progress)
     first = next(parts, None)
     second = next(parts, None) if first is not None else None
     if second is None or workers <= 1:
@@ -261,35 +261,49 @@ def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
         if fast:
             warm_up()  # the workers are forked with the compiled replay loaded
         with pool(workers) as executor:
-            # Batches in flight are bounded: memory stays a few batches whatever the store.
+            # Batches in flight are bounded (two per worker: one running, one queued behind
+            # it while the main process reads): memory stays a few batches whatever the store.
             pending: deque[Future[list[AuditResult]]] = deque(
                 executor.submit(_audit_batch, w, profile) for w in (first, second) if w)
             for work in parts:
-                if len(pending) > workers:
+                if len(pending) > 2 * workers:
                     results.extend(pending.popleft().result())
                 pending.append(executor.submit(_audit_batch, work, profile))
             while pending:
                 results.extend(pending.popleft().result())
-    write_results(con, results.all, profile)
-    done = results.all
-    unaudited = sum(1 for r in done if r.errors and any(
-        e.reason.startswith("the stored hand cannot be audited") for e in r.errors))
-    return StoreSummary(len(done), sum(len(r.findings) for r in done),
-                        sum(len(r.unverifiable) for r in done),
-                        sum(len(r.errors) for r in done), unaudited)
+    results.write()
+    return results.summary
 
 
 class _Collected:
-    """The results of the batches as they come back, told to ``progress``."""
+    """The results of the batches as they come back: told to ``progress``, counted, and
+    written about ``WRITE_HANDS`` hands at a time (memory holds counts, not every hand's
+    result; a hand audited again has its rows replaced, so a run killed after some writes
+    and redone ends the same)."""
 
-    def __init__(self, progress: Callable[[int], None] | None) -> None:
-        self.all: list[AuditResult] = []
-        self.progress = progress
+    def __init__(self, con: duckdb.DuckDBPyConnection, profile: Profile,
+                 progress: Callable[[int], None] | None) -> None:
+        self.con, self.profile, self.progress = con, profile, progress
+        self.waiting: list[AuditResult] = []
+        self.summary = StoreSummary(0, 0, 0)
 
     def extend(self, part: list[AuditResult]) -> None:
-        self.all.extend(part)
+        self.waiting.extend(part)
         if self.progress is not None:
             self.progress(len(part))
+        if len(self.waiting) >= WRITE_HANDS:
+            self.write()
+
+    def write(self) -> None:
+        done, self.waiting = self.waiting, []
+        write_results(self.con, done, self.profile)
+        s = self.summary
+        self.summary = StoreSummary(
+            s.hands + len(done), s.findings + sum(len(r.findings) for r in done),
+            s.unverifiable + sum(len(r.unverifiable) for r in done),
+            s.errors + sum(len(r.errors) for r in done),
+            s.unaudited + sum(1 for r in done if r.errors and any(
+                e.reason.startswith("the stored hand cannot be audited") for e in r.errors)))
 
 
 def _frames(results: Sequence[AuditResult], profile: str, now: datetime
