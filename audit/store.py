@@ -14,16 +14,19 @@ reference parser and replays it in Python instead: the slower, independent path.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TypeAlias
 
 import duckdb
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from audit.engine import AuditResult, merge
 from audit.facts.context import Batch
@@ -73,36 +76,51 @@ class _Stored:
     context: bool
 
 
-def _stored(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str] | None) -> list[_Stored]:
-    """The hands to audit and the other deals of their tables, by table and time."""
+#: Hand ids to audit: Python strings, or an Arrow string column (a million ids as Python
+#: strings would cost the nightly job some hundred megabytes).
+HandIds: TypeAlias = Sequence[str] | pa.Array | pa.ChunkedArray
+
+
+def _stored(con: duckdb.DuckDBPyConnection, hand_ids: HandIds | None) -> pa.Table:
+    """The hands to audit and the other deals of their tables, by table and time
+    (columns ``hand_id``, ``table_id``: null without a staging row, ``context``)."""
     sql = ("SELECT r.hand_id, h.table_id, {context} AS context"
            " FROM raw_hands r LEFT JOIN stg_hands h USING (hand_id) {where}"
            " ORDER BY h.table_id, h.time, r.hand_id")
     if hand_ids is None:
-        rows = con.execute(sql.format(context="false", where="")).fetchall()
-    else:
-        con.register("_audit_ids", pa.table({"hand_id": pa.array(list(hand_ids), pa.string())}))
-        try:
-            rows = con.execute(sql.format(
-                context="r.hand_id NOT IN (SELECT hand_id FROM _audit_ids)",
-                where="WHERE r.hand_id IN (SELECT hand_id FROM _audit_ids) OR h.table_id IN"
-                      " (SELECT s.table_id FROM stg_hands s JOIN _audit_ids i USING (hand_id))",
-            )).fetchall()
-        finally:
-            con.unregister("_audit_ids")
-    return [_Stored(h, t, bool(c)) for h, t, c in rows]
+        return con.sql(sql.format(context="false", where="")).to_arrow_table()
+    ids = (hand_ids if isinstance(hand_ids, pa.Array | pa.ChunkedArray)
+           else pa.array(list(hand_ids), pa.string()))
+    con.register("_audit_ids", pa.table({"hand_id": ids}))
+    try:
+        return con.sql(sql.format(
+            context="r.hand_id NOT IN (SELECT hand_id FROM _audit_ids)",
+            where="WHERE r.hand_id IN (SELECT hand_id FROM _audit_ids) OR h.table_id IN"
+                  " (SELECT s.table_id FROM stg_hands s JOIN _audit_ids i USING (hand_id))",
+        )).to_arrow_table()
+    finally:
+        con.unregister("_audit_ids")
 
 
-def _batches(items: list[_Stored], size: int) -> Iterator[list[_Stored]]:
-    """Runs of whole tables of about ``size`` hands."""
-    part: list[_Stored] = []
-    for i, item in enumerate(items):
-        if len(part) >= size and item.table_id != items[i - 1].table_id:
-            yield part
-            part = []
-        part.append(item)
-    if part:
-        yield part
+def _batches(items: pa.Table, size: int) -> Iterator[list[_Stored]]:
+    """Runs of whole tables of about ``size`` hands (Python objects for one run at a time)."""
+    count = items.num_rows
+    if not count:
+        return
+    tables = pc.dictionary_encode(items.column("table_id").combine_chunks())
+    code = np.asarray(tables.indices.fill_null(-1).to_numpy(zero_copy_only=False),
+                      dtype=np.int64)
+    starts = np.flatnonzero(code[1:] != code[:-1]) + 1  # where a table begins
+    cuts = [0]
+    for start in starts.tolist():
+        if start - cuts[-1] >= size:
+            cuts.append(start)
+    cuts.append(count)
+    for lo, hi in itertools.pairwise(cuts):
+        part = items.slice(lo, hi - lo)
+        yield [_Stored(h, t, bool(c)) for h, t, c in zip(
+            part.column("hand_id").to_pylist(), part.column("table_id").to_pylist(),
+            part.column("context").to_pylist(), strict=True)]
 
 
 def _unaudited(item: _Stored, profile: Profile, why: str) -> AuditResult:
@@ -166,7 +184,7 @@ def _prepare(con: duckdb.DuckDBPyConnection, items: list[_Stored], profile: Prof
     return work
 
 
-def _works(con: duckdb.DuckDBPyConnection, items: list[_Stored], profile: Profile,
+def _works(con: duckdb.DuckDBPyConnection, items: pa.Table, profile: Profile,
            fast: bool) -> Iterator[_Work]:
     """The batches of ``items`` with their rows, read from the store (the main process
     holds the connection) about ``READ_HANDS`` hands at a time."""
@@ -237,7 +255,7 @@ class _DealLabels:
 
 
 def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
-                hand_ids: Sequence[str] | None = None, *, workers: int | None = None,
+                hand_ids: HandIds | None = None, *, workers: int | None = None,
                 fast: bool = True, progress: Callable[[int], None] | None = None,
                 ) -> StoreSummary:
     """Audit the stored hands (all, or ``hand_ids``) and replace their audit rows.
@@ -247,6 +265,18 @@ def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
     is called as each batch of ``n`` hands is checked.
     """
     workers = workers or default_workers()
+    # The audit reads and writes through a connection of its own to the same store: a
+    # result the caller left unread on ``con`` (DuckDB then refuses new relations) is
+    # none of its business. ``con`` must not be inside a transaction.
+    own = con.cursor()
+    try:
+        return _audit(own, profile, hand_ids, workers, fast, progress)
+    finally:
+        own.close()
+
+
+def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, hand_ids: HandIds | None,
+           workers: int, fast: bool, progress: Callable[[int], None] | None) -> StoreSummary:
     parts = _works(con, _stored(con, hand_ids), profile, fast)
     results = _Collected(con, profile, progress)
     first = next(parts, None)

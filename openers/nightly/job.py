@@ -75,6 +75,9 @@ from schemas.findings import Severity
 from schemas.seals import seal
 from schemas.store import transaction
 
+#: DuckDB's memory limit in the job (cached blocks are dropped, large sorts spill to disk).
+STORE_MEMORY = "1GB"
+
 
 class ExitCode(IntEnum):
     """What the job tells its scheduler."""
@@ -174,6 +177,9 @@ def _locked_run(options: NightlyOptions, log: JobLog) -> NightlyResult:
         return NightlyResult(ExitCode.FAILED, RunStatus.FAILED, error=reason)
     try:
         con.execute("SET TimeZone = 'UTC'")
+        # DuckDB caches the blocks it reads and writes up to its memory limit (by default
+        # most of the machine): bounded, the job's memory does not grow with the store.
+        con.execute(f"SET memory_limit = '{STORE_MEMORY}'")
         run_id = start_run(con, inbox=[str(p) for p in options.inboxes],
                            profile=options.profile, fail_on=options.fail_on.value,
                            reports_to=str(options.reports) if options.reports else None)
@@ -314,13 +320,19 @@ def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog,
     seals the new audit layer (:func:`_finalize`): until then the queue names the tables
     whose audit rows may differ from the last seal.
     """
-    pending = con.execute(
-        "SELECT hand_id, table_id FROM ops_pending_hands ORDER BY table_id, hand_id"
-    ).fetchall()
-    tables = len({table for _, table in pending})
-    if not pending:
+    # An Arrow column, not Python strings: a night of a million hands stays small. (Read
+    # through a cursor: DuckDB refuses a relation on a connection whose last execute()
+    # result is unread.)
+    reader = con.cursor()
+    try:
+        hand_ids = reader.sql("SELECT hand_id FROM ops_pending_hands ORDER BY table_id, "
+                              "hand_id").to_arrow_table().column("hand_id")
+    finally:
+        reader.close()
+    tables = int(con.execute(
+        "SELECT count(DISTINCT table_id) FROM ops_pending_hands").fetchall()[0][0])
+    if not len(hand_ids):
         return 0
-    hand_ids = [hand_id for hand_id, _ in pending]
     with log.stage("audit", len(hand_ids)) as advance:
 
         def on_part(hands: int) -> None:
