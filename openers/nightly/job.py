@@ -76,7 +76,7 @@ from schemas.seals import seal
 from schemas.store import transaction
 
 #: DuckDB's memory limit in the job (cached blocks are dropped, large sorts spill to disk).
-STORE_MEMORY = "1GB"
+STORE_MEMORY = "512MB"
 
 
 class ExitCode(IntEnum):
