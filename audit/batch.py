@@ -31,17 +31,16 @@ from typing import TypeVar
 
 import numpy as np
 
-from audit.engine import AuditResult, merge
+from audit.engine import AuditResult, merge, run_rules, run_sequence_rules
 from audit.facts.arrays import join, take
 from audit.facts.context import Batch
 from audit.facts.deals import Deals, deals_of, pair, stack
-from audit.facts.engine import run_rules
 from audit.facts.labels import Labels, RecordLabels, StackedLabels, TextLabels
 from audit.facts.layout import from_records
 from audit.facts.reference import reference_facts
-from audit.facts.registry import hand_rules, sequence_rules
-from audit.facts.sequence import Run, run_sequence_rules
+from audit.facts.sequence import Run
 from audit.profiles import Profile
+from audit.registry import hand_rules, sequence_rules
 from audit.units import UNIT_BYTES, Unit, plan_units
 from audit.workers import default_workers, no_cyclic_gc, pool
 from ingest.chunks import iter_chunks
@@ -232,8 +231,11 @@ def _reference_unit(unit: Unit, data: bytes, out: Outcome) -> list[HandRecord]:
 
 
 def _records(batch: int, files: list[int], records: list[HandRecord], profile: Profile,
-             out: Outcome, *, reference: bool) -> None:
-    places = np.array([place(f, r.first_line) for f, r in zip(files, records, strict=True)],
+             out: Outcome, *, reference: bool, first_lines: list[int] | None = None) -> None:
+    """Audit records read by the reference reader; ``first_lines``: where each was read
+    (a JSON line's number), if not its record's own first line."""
+    lines = first_lines if first_lines is not None else [r.first_line for r in records]
+    places = np.array([place(f, n) for f, n in zip(files, lines, strict=True)],
                       dtype=np.int64)
     _audit((from_records(records) if not reference else None, RecordLabels(records), places),
            profile, records if reference else None, batch, out)
@@ -248,13 +250,16 @@ def check_file(task: tuple[int, int, str], profile: Profile, reference: bool) ->
     batch, file, path = task
     out = Outcome()
     records: list[HandRecord] = []
+    first_lines: list[int] = []
     with no_cyclic_gc():
         for got in read_path(path):
             if isinstance(got, QuarantineItem):
                 out.problems.append(got)
             else:
                 records.append(got.record)
-        _records(batch, [file] * len(records), records, profile, out, reference=reference)
+                first_lines.append(got.first_line)
+        _records(batch, [file] * len(records), records, profile, out, reference=reference,
+                 first_lines=first_lines)
     return out
 
 

@@ -7,6 +7,8 @@ CODE`` and this page are two renderings of it. Regenerate the page with
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from audit.registry import RULES, codes
 from audit.rule import DOC_SECTIONS
 
@@ -42,11 +44,18 @@ def rules_markdown() -> str:
             family = code[0]
             lines += ["", f"## {FAMILIES[family]} ({family})"]
         lines += ["", f"### {code}", "", f"**{cls.name}** ({cls.severity.value}): {cls.summary}"]
-        doc = cls.doc()
-        for section in DOC_SECTIONS:
-            if section in doc:
-                lines += ["", f"*{section}*", "", doc[section].strip()]
+        lines += section_lines(cls.doc(), DOC_SECTIONS)
     return "\n".join(lines) + "\n"
+
+
+def section_lines(doc: Mapping[str, str], sections: Sequence[str]) -> list[str]:
+    """A docstring's sections as Markdown lines, in ``sections``' order (the rule pages' and
+    the integrity guide's one rendering)."""
+    lines: list[str] = []
+    for section in sections:
+        if section in doc:
+            lines += ["", f"*{section}*", "", doc[section].strip()]
+    return lines
 
 
 if __name__ == "__main__":

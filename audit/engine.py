@@ -1,25 +1,34 @@
-"""Run the rules: one hand at a time, then the deal sequence of each table.
+"""Run the rules over the fact tables: a batch of hands, then every deal of a run.
 
-``audit_hand`` replays a hand once and runs every enabled hand rule on it;
-``audit_sequences`` pairs each table's consecutive deals (by ``Time``) for the J
-rules (a table's first deal with None); ``audit_hands`` does both. Where rules.md
-says one finding is the special case of another for the same line, seat or pot,
-:data:`SUPPRESSIONS` keeps only the special one; this is done here, once, never
-inside a rule.
+:func:`run_rules` runs every enabled hand rule on a batch's facts at once (a rule that
+raises is run again hand by hand, so its bug is reported on the hands it breaks on as an
+internal error, also unverifiable, and every other hand is still checked);
+:func:`run_sequence_rules` runs the J rules once over one row per deal of a run;
+:func:`audit_records` does both for parsed records, with the compiled replay or
+(``reference=True``) the Python one. Where rules.md says one finding is the special case
+of another for the same line, seat or pot, :data:`SUPPRESSIONS` keeps only the special
+one; this is done here, once, never inside a rule.
 """
 
 from __future__ import annotations
 
 import traceback
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
+from audit.facts.context import Batch, Result
+from audit.facts.deals import deals_of, pair
+from audit.facts.labels import Labels, RecordLabels
+from audit.facts.layout import from_records
+from audit.facts.reference import reference_facts
+from audit.facts.sequence import Run
+from audit.facts.tables import take
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
-from audit.replay import Replay
-from audit.rule import HandContext, Result, Rule, SequenceContext, SequenceRule
+from audit.rule import Rule, SequenceRule
 from schemas.findings import Finding, Unverifiable
 from schemas.records import HandRecord
 
@@ -43,7 +52,7 @@ class AuditResult:
     file: str = ""
     first_line: int = 0
 
-    def add(self, results: Iterable[Result]) -> None:
+    def add(self, results: Iterable[Finding | Unverifiable]) -> None:
         """File findings and unverifiable checks."""
         for r in results:
             if isinstance(r, Finding):
@@ -88,108 +97,6 @@ def suppress(findings: list[Finding]) -> list[Finding]:
     return findings
 
 
-def _run(rule: Rule | SequenceRule, ctx: Any, out: AuditResult) -> None:
-    ctx.rule = rule
-    try:
-        out.add(rule.check(ctx))
-    except Exception as exc:  # a rule bug must not stop the audit of everything else
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        error = ctx.unverifiable(
-            f"internal error in {rule.code}: {type(exc).__name__}: {exc} "
-            f"({where.filename}:{where.lineno})"
-        )
-        out.unverifiable.append(error)
-        out.errors.append(error)
-
-
-def audit_hand(
-    record: HandRecord,
-    profile: Profile,
-    rules: Sequence[Rule] | None = None,
-    replays: dict[str, Replay] | None = None,
-) -> AuditResult:
-    """Replay one hand and run the hand rules (default: all the profile enables).
-
-    ``replays``, when given, receives the hand's replay by hand id, for
-    :func:`audit_sequences` to reuse.
-    """
-    out = AuditResult(record.hand_id, record.table_id)
-    rules = hand_rules(profile) if rules is None else rules
-    try:
-        replay = Replay(record)
-        if replays is not None:
-            replays.setdefault(record.hand_id, replay)
-        ctx = HandContext(record, profile, replay)
-    except Exception as exc:  # a replay bug must not stop the audit of other hands
-        reason = f"internal error in the replay: {type(exc).__name__}: {exc}"
-        out.unverifiable.extend(
-            Unverifiable(code=r.code, hand_id=record.hand_id, table_id=record.table_id,
-                         reason=reason) for r in rules)
-        out.errors.extend(out.unverifiable)
-        return out
-    for rule in rules:
-        _run(rule, ctx, out)
-    if len(out.findings) > 1:
-        out.findings = suppress(out.findings)
-    return out
-
-
-def sequence_pairs(
-    records: Iterable[HandRecord],
-) -> list[tuple[HandRecord | None, HandRecord]]:
-    """Each deal with the one before it at its table (None for the table's first deal).
-
-    Deals are ordered by ``Time`` then id. Every deal appears once as ``current``, so
-    the single-deal parts of the J rules judge a table's first deal too. Callers that
-    audit part of a table (a batch, new deals of a stored table) pass the deal just
-    before that part as well, so only a really-first deal gets None (their result
-    for that context deal is dropped).
-    """
-    by_table: dict[str, list[HandRecord]] = defaultdict(list)
-    for r in records:
-        by_table[r.table_id].append(r)
-    pairs: list[tuple[HandRecord | None, HandRecord]] = []
-    for deals in by_table.values():
-        deals.sort(key=lambda r: (r.time, r.hand_id))
-        before: list[HandRecord | None] = [None, *deals]
-        pairs.extend(zip(before, deals, strict=False))
-    return pairs
-
-
-def audit_sequences(
-    records: Iterable[HandRecord],
-    profile: Profile,
-    rules: Sequence[SequenceRule] | None = None,
-    replays: Mapping[str, Replay] | None = None,
-) -> list[AuditResult]:
-    """Run the J rules on every deal and the one before it; one result per deal with any.
-
-    ``replays`` are replays already built for these deals (by :func:`audit_hand`).
-    """
-    rules = sequence_rules(profile) if rules is None else rules
-    if not rules:
-        return []
-    results = []
-    for previous, current in sequence_pairs(records):
-        ctx = SequenceContext(previous, current, profile, replays)
-        out = AuditResult(current.hand_id, current.table_id)
-        for rule in rules:
-            _run(rule, ctx, out)
-        if out.findings or out.unverifiable or out.errors:
-            results.append(out)
-    return results
-
-
-def audit_hands(records: Iterable[HandRecord], profile: Profile) -> list[AuditResult]:
-    """Audit hands: per-hand rules, then the deal sequences; one result per hand, in order."""
-    records = list(records)
-    rules = hand_rules(profile)
-    replays: dict[str, Replay] = {}
-    results = [audit_hand(r, profile, rules, replays) for r in records]
-    merge(results, audit_sequences(records, profile, replays=replays))
-    return results
-
-
 def merge(results: list[AuditResult], sequence_results: Iterable[AuditResult]) -> None:
     """Add sequence findings to the per-hand results of the same hand ids."""
     by_id = {r.hand_id: r for r in results}
@@ -203,3 +110,164 @@ def merge(results: list[AuditResult], sequence_results: Iterable[AuditResult]) -
             target.unverifiable.extend(extra.unverifiable)
             target.errors.extend(extra.errors)
             target.findings = suppress(target.findings)
+
+
+def _collect(results: dict[int, AuditResult], found: list[tuple[Result, bool]]) -> None:
+    """File each ``((row, finding or unverifiable), is an internal error)`` under its row."""
+    for (row, result), error in found:
+        out = results.get(row)
+        if out is None:
+            out = results[row] = AuditResult(result.hand_id, result.table_id)
+        if isinstance(result, Finding):
+            out.findings.append(result)
+        else:
+            out.unverifiable.append(result)
+            if error:
+                out.errors.append(result)
+
+
+def _suppressed(results: dict[int, AuditResult]) -> dict[int, AuditResult]:
+    for out in results.values():
+        if len(out.findings) > 1:
+            out.findings = suppress(out.findings)
+    return results
+
+
+class _Picked:
+    """The labels of some hands of a batch, by their row in the picked facts."""
+
+    def __init__(self, labels: Labels, hands: Sequence[int]) -> None:
+        self.inner, self.hands = labels, hands
+
+    def hand_id(self, hand: int) -> str:
+        return self.inner.hand_id(self.hands[hand])
+
+    def table_id(self, hand: int) -> str:
+        return self.inner.table_id(self.hands[hand])
+
+    def player_id(self, hand: int, seat: int) -> str:
+        return self.inner.player_id(self.hands[hand], seat)
+
+    def reading(self, hand: int, index: int) -> str | None:
+        return self.inner.reading(self.hands[hand], index)
+
+    def result_line(self, hand: int) -> int:
+        return self.inner.result_line(self.hands[hand])
+
+
+def _error(ctx: Batch, rule: Rule, hand: int, exc: Exception) -> Result:
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    return ctx.unverifiable(hand, f"internal error in {rule.code}: {type(exc).__name__}: "
+                                  f"{exc} ({where.filename}:{where.lineno})")
+
+
+def _hand_by_hand(ctx: Batch, rule: Rule) -> list[tuple[Result, bool]]:
+    """The rule on each hand alone: (result, is an internal error)."""
+    out: list[tuple[Result, bool]] = []
+    for hand in range(len(ctx)):
+        one = Batch(take(ctx.facts, [hand]), ctx.profile, _Picked(ctx.labels, [hand]))
+        one.rule = rule
+        try:
+            out.extend(((hand, r), False) for _, r in rule.check(one))
+        except Exception as exc:  # a rule bug must not stop the audit of everything else
+            out.append((_error(ctx, rule, hand, exc), True))
+    return out
+
+
+def run_rules(ctx: Batch, rules: Sequence[Rule]) -> dict[int, AuditResult]:
+    """Every rule on every hand of ``ctx``: results by hand row, rule order within a hand.
+
+    A hand that was not replayed (its header names a seat twice) cannot be checked: it
+    gets an error for every rule, never a silent pass.
+    """
+    replayed = ctx.hands.replayed
+    if not replayed.all():
+        kept = np.flatnonzero(replayed)
+        inner = Batch(take(ctx.facts, kept.tolist()), ctx.profile,
+                      _Picked(ctx.labels, kept.tolist()))
+        picked = {int(kept[h]): r for h, r in run_rules(inner, rules).items()}
+        for hand in np.flatnonzero(~replayed).tolist():
+            broken = picked[hand] = AuditResult(ctx.labels.hand_id(hand),
+                                              ctx.labels.table_id(hand))
+            for rule in rules:
+                ctx.rule = rule
+                _, unverifiable = ctx.unverifiable(
+                    hand, "internal error in the replay: the hand cannot be replayed "
+                    "(a seat number is given twice)")
+                broken.unverifiable.append(unverifiable)  # type: ignore[arg-type]
+                broken.errors.append(unverifiable)  # type: ignore[arg-type]
+        return picked
+    results: dict[int, AuditResult] = {}
+    for rule in rules:
+        ctx.rule = rule
+        try:
+            found = [(r, False) for r in rule.check(ctx)]
+        except Exception:
+            found = _hand_by_hand(ctx, rule)
+        _collect(results, found)
+    return _suppressed(results)
+
+
+
+class _RecordDeals:
+    """Deal labels of records (one deal per record, in order)."""
+
+    def __init__(self, records: Sequence[HandRecord]) -> None:
+        self.records = records
+
+    def hand_id(self, deal: int) -> str:
+        return self.records[deal].hand_id
+
+    def table_id(self, deal: int) -> str:
+        return self.records[deal].table_id
+
+    def player_id(self, deal: int, seat: int) -> str:
+        return self.records[deal].player_at(seat) or ""
+
+
+def audit_records(records: Sequence[HandRecord], profile: Profile, *, sequences: bool = True,
+                  reference: bool = False) -> list[AuditResult]:
+    """Audit parsed records: one result per record, in order (empty where it is clean).
+
+    The hand rules run on each record; with ``sequences``, the J rules on each deal and
+    the one before it at its table among ``records``. ``reference`` makes the facts with
+    the Python replay instead of the compiled one (the same results).
+    """
+    records = list(records)
+    if reference:
+        facts = reference_facts(records, profile)
+    else:
+        from audit.facts.replay import replay_facts  # compiled code: loaded only when used
+
+        facts = replay_facts(from_records(records), profile)
+    ctx = Batch(facts, profile, RecordLabels(records))
+    found = run_rules(ctx, hand_rules(profile))
+    rules = sequence_rules(profile)
+    if sequences and rules and records:
+        deals = deals_of(ctx, np.arange(len(records)))
+        previous = pair(deals, lambda d: records[d].hand_id)
+        for deal, extra in run_sequence_rules(Run(deals, previous, profile,
+                                                  _RecordDeals(records)), rules).items():
+            mine = found.get(deal)
+            if mine is None:
+                found[deal] = extra
+            else:
+                merge([mine], [extra])
+    return [found.get(h) or AuditResult(r.hand_id, r.table_id) for h, r in enumerate(records)]
+
+
+def run_sequence_rules(ctx: Run, rules: Sequence[SequenceRule]) -> dict[int, AuditResult]:
+    """Every J rule on every deal in sequence: results by deal row."""
+    results: dict[int, AuditResult] = {}
+    for rule in rules:
+        ctx.rule = rule
+        try:
+            found = [(r, False) for r in rule.check(ctx)]
+        except Exception as exc:  # a rule bug: every deal of the run is unverifiable for it
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            reason = (f"internal error in {rule.code}: {type(exc).__name__}: {exc} "
+                      f"({where.filename}:{where.lineno})")
+            found = [(ctx.unverifiable(d, reason), True)
+                     for d in np.flatnonzero(ctx.in_sequence).tolist()]
+        _collect(results, found)
+    return _suppressed(results)

@@ -286,3 +286,11 @@ def describe(cards: Sequence[str]) -> str:
 
 def _chars(values: Sequence[int]) -> str:
     return "-".join(RANK_CHAR[value] for value in values)
+
+
+_BY_NAME: dict[str, HandCategory] = {c.value: c for c in HandCategory}
+
+
+def reading_category(reading: str) -> HandCategory | None:
+    """The category a READING names (the text before its first comma), None if it names none."""
+    return _BY_NAME.get(reading.split(",", 1)[0].strip().lower())

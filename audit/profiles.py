@@ -101,6 +101,8 @@ class Profile:
     #: L-33: after an unproven opener the next deal is a jack-pot as if unopened.
     unproven_opener_rejackpot: bool = False
     discards_set_aside: DiscardsSetAside = DiscardsSetAside.WHEN_SPLITTING
+    #: Integrity alerts: the false discovery rate (Benjamini-Hochberg) across all tests.
+    integrity_fdr: float = 0.05
     #: Codes or code prefixes to run (None = every registered rule).
     select: frozenset[str] | None = None
     #: Codes or code prefixes never to run.
@@ -184,6 +186,7 @@ _ENUM_KNOBS: Mapping[str, type[StrEnum]] = {
 }
 _OPTIONAL_INT_KNOBS = frozenset({"abandon_penalty", "cap_raises", "fattening", "ante_limit"})
 _INT_KNOBS = frozenset({"after_draw_multiple", "unproven_opener_penalty_antes"})
+_RATE_KNOBS = frozenset({"integrity_fdr"})
 _BOOL_KNOBS = frozenset(
     {"bobtail", "passed_openers_may_declare", "unproven_opener_rejackpot"}
 )
@@ -269,6 +272,10 @@ def _knob_value(key: str, value: Any, where: str) -> Any:
             extra = " or false" if key in _OPTIONAL_INT_KNOBS else ""
             raise bad("a non-negative integer" + extra)
         return value
+    if key in _RATE_KNOBS:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+            raise bad("a rate between 0 and 1 (exclusive)")
+        return float(value)
     if key in _ENUM_KNOBS:
         enum = _ENUM_KNOBS[key]
         try:

@@ -1,10 +1,12 @@
 """Audit the hands in the store from its staging tables, and write the audit layer.
 
 The hands to audit (all, or some ids) and the other deals of their tables (context for
-the J rules) are read from ``stg_hands``, ``stg_seats`` and ``stg_actions``
-(:func:`audit.facts.staging.read_staging`), a batch of whole tables at a time: the
-compiled replay makes their facts, the hand rules and the J rules check them, and
-:func:`audit.store.write_results` replaces their audit rows. A stored hand with no
+the J rules) are read from ``stg_hands``, ``stg_seats`` and ``stg_actions`` by the main
+process (:func:`audit.facts.staging.fetch_staging`, one join of each table per
+``READ_HANDS`` hands); batches of whole tables go to the workers, which make their arrays
+(:func:`audit.facts.staging.staging_arrays`), replay them into facts and run the hand
+rules and the J rules; :func:`audit.store.write_results` replaces their audit rows as the
+results come back. A stored hand with no
 staging rows cannot be audited: it is counted (``StoreSummary.unaudited``) and gets an
 error for every rule in ``audit_unverifiable``, never a silent pass.
 
@@ -28,17 +30,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from audit.engine import AuditResult, merge
+from audit.engine import AuditResult, merge, run_rules, run_sequence_rules
 from audit.facts.context import Batch
 from audit.facts.deals import deals_of, pair
-from audit.facts.engine import run_rules
 from audit.facts.labels import Labels, RecordLabels
 from audit.facts.reference import reference_facts
-from audit.facts.registry import hand_rules, sequence_rules
 from audit.facts.replay import replay_facts, warm_up
-from audit.facts.sequence import Run, run_sequence_rules
+from audit.facts.sequence import Run
 from audit.facts.staging import StagingRows, fetch_staging, staging_arrays
 from audit.profiles import Profile
+from audit.registry import hand_rules, sequence_rules
 from audit.workers import default_workers, no_cyclic_gc, pool
 from ingest.errors import HandParseError
 from ingest.parser import parse_hand

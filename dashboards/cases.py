@@ -116,7 +116,8 @@ def case_panel(row: pd.Series, where: str, actor: str | None) -> None:
     if flash in st.session_state:
         st.success(md(st.session_state.pop(flash)))
     history = reviews.history(reviews_path(), key)
-    history["at"] = [iso_instant_text(t, room_offset()) for t in history["at"]]
+    offset = room_offset()  # once: each call looks at the store's signature
+    history["at"] = [iso_instant_text(t, offset) for t in history["at"]]
     if not history.empty:
         st.caption("History of this case (oldest first)")
         st.dataframe(history, hide_index=True, width="stretch")

@@ -29,6 +29,7 @@ AREAS = (
     area("ingest.cli", "ingest", "validate", "schema"),
     area("audit.cli", "check", "audit"),
     area("audit.rules_cli", "rules"),
+    area("audit.integrity.cli", "integrity", "integrity-tests"),
     area("dashboards.cli", "dashboard"),
     area("openers.nightly.cli", "nightly"),
     area("openers.report.cli", "report"),

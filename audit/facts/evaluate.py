@@ -1,7 +1,7 @@
 """Compiled hand strengths and openers tests, equal to the reference by construction.
 
 The compiled replay (:mod:`audit.facts.replay`) must rank hands and test openers exactly
-as :func:`audit.evaluator.evaluate` and :mod:`audit.openers_test` do, from numba code. So
+as :func:`audit.evaluator.evaluate` and :mod:`audit.opening` do, from numba code. So
 every function here is ``@njit(cache=True, nogil=True)`` over card codes as in
 :mod:`audit.facts.layout` (``rank * 4 + suit``, ranks 2..A = 0..12, suits c d h s = 0..3;
 52 the joker, 53 unknown) and returns a plain int: a strength, or 1 / 0 for yes / no,
@@ -283,7 +283,7 @@ def _openers5(c: npt.NDArray[np.int64], minimum: int, bobtail: bool) -> int:
 @njit(cache=True, nogil=True)
 def is_openers(cards: npt.NDArray[np.int8], start: int, count: int, minimum: int,
                bobtail: bool) -> int:
-    """``audit.openers_test.is_openers`` of five dealt cards ``cards[start:start+count]``.
+    """``audit.opening.is_openers`` of five dealt cards ``cards[start:start+count]``.
 
     1 / 0; 1 for ANY whatever the cards; -1 where the reference raises (not five
     distinct known cards) or for a minimum that is not ANY or 9..12.
@@ -301,7 +301,7 @@ def is_openers(cards: npt.NDArray[np.int8], start: int, count: int, minimum: int
 @njit(cache=True, nogil=True)
 def holds_openers(cards: npt.NDArray[np.int8], start: int, count: int, minimum: int,
                   bobtail: bool) -> int:
-    """``audit.openers_test.holds_openers``: do these 0..5 cards by themselves hold openers?
+    """``audit.opening.holds_openers``: do these 0..5 cards by themselves hold openers?
 
     1 / 0; 1 for ANY whatever the cards; -1 for unknown or repeated cards, more than
     five (or a negative count), or a minimum that is not ANY or 9..12.
@@ -381,7 +381,7 @@ def could_have_held_openers_counted(final: npt.NDArray[np.int8], final_start: in
 def could_have_held_openers(final: npt.NDArray[np.int8], final_start: int,
                             discards: npt.NDArray[np.int8], discard_start: int,
                             discard_count: int, minimum: int, bobtail: bool) -> int:
-    """``audit.openers_test.could_have_held_openers`` (R-JB 9): 1 / 0, -1 where it raises.
+    """``audit.opening.could_have_held_openers`` (R-JB 9): 1 / 0, -1 where it raises.
 
     The final hand is ``final[final_start:final_start + 5]`` (the caller checks it has
     five cards, or uses :func:`could_have_held_openers_counted`); the discards are

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from audit.evaluator import HandCategory
+from audit.evaluator import HandCategory, reading_category
 from audit.profiles import (
     DiscardsSetAside,
     FalseOpenerStyle,
@@ -23,7 +23,6 @@ from audit.profiles import (
     Profile,
     ProgressionEnd,
 )
-from audit.rules.p404_hand_misread import reading_category
 from ingest.scan.layout import *  # noqa: F403 (the record layout, re-exported)
 from ingest.scan.layout import (
     ACTOR_CODE,

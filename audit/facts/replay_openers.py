@@ -5,7 +5,7 @@
 :mod:`audit.rules._openers` under the deal's minimum (``hands.required``) and the
 house's bobtail rule, from the seat's card ranges and its ``shows openers`` lines.
 The openers tests are :mod:`audit.facts.evaluate`'s (equal to
-:mod:`audit.openers_test` on every hand; -1 where the reference raises).
+:mod:`audit.opening` on every hand; -1 where the reference raises).
 
 Card ranges are ``(start, count)`` of the facts' card array; the work buffers hold
 copies, so the multiset differences (``minus``) can remove cards in place.

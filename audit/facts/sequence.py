@@ -1,6 +1,6 @@
 """The deal-sequence (J) rules over the deal tables: every deal of a run in one pass.
 
-A :class:`SequenceRule` checks every deal of a run at once, against the deal before
+A J rule (:class:`audit.rule.SequenceRule`) checks every deal of a run at once, against
 it at its table: ``ctx.previous[row]`` is that deal's row (-1 on a table's first deal),
 so a rule reads the earlier deal's columns by indexing them with ``ctx.previous``
 (the ``shift`` over a table in time order). Results go on the later deal.
@@ -8,18 +8,15 @@ so a rule reads the earlier deal's columns by indexing them with ``ctx.previous`
 
 from __future__ import annotations
 
-import traceback
-from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Protocol
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
 
 import numpy as np
 
-from audit.engine import AuditResult, suppress
 from audit.facts.context import Columns, IntArray, Result, RuleInfo, about, row_type
 from audit.facts.deals import Deals
 from audit.profiles import Profile
-from schemas.findings import Finding, Severity, Unverifiable
+from schemas.findings import Finding, Unverifiable
 
 
 class DealLabels(Protocol):
@@ -91,46 +88,3 @@ class Run:
         return deal, Unverifiable.model_construct(
             code=self.rule.code, hand_id=self.labels.hand_id(deal),
             table_id=self.labels.table_id(deal), seat=seat, reason=reason)
-
-
-class SequenceRule(ABC):
-    """A rule judged on every deal of a run against the deal before it at its table."""
-
-    code: ClassVar[str]
-    name: ClassVar[str]
-    severity: ClassVar[Severity]
-    source: ClassVar[str]
-    summary: ClassVar[str]
-
-    @abstractmethod
-    def check(self, ctx: Run) -> Iterable[Result]:
-        """Yield ``(deal row, finding or unverifiable)`` for every deal the rule flags."""
-
-
-def run_sequence_rules(ctx: Run, rules: Sequence[SequenceRule]) -> dict[int, AuditResult]:
-    """Every J rule on every deal in sequence: results by deal row."""
-    results: dict[int, AuditResult] = {}
-    for rule in rules:
-        ctx.rule = rule
-        try:
-            found = [(r, False) for r in rule.check(ctx)]
-        except Exception as exc:  # a rule bug: every deal of the run is unverifiable for it
-            where = traceback.extract_tb(exc.__traceback__)[-1]
-            reason = (f"internal error in {rule.code}: {type(exc).__name__}: {exc} "
-                      f"({where.filename}:{where.lineno})")
-            found = [(ctx.unverifiable(d, reason), True)
-                     for d in np.flatnonzero(ctx.in_sequence).tolist()]
-        for (deal, result), error in found:
-            out = results.get(deal)
-            if out is None:
-                out = results[deal] = AuditResult(result.hand_id, result.table_id)
-            if isinstance(result, Finding):
-                out.findings.append(result)
-            else:
-                out.unverifiable.append(result)
-                if error:
-                    out.errors.append(result)
-    for out in results.values():
-        if len(out.findings) > 1:
-            out.findings = suppress(out.findings)
-    return results

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from audit.openers_test import holds_openers, is_openers
+from audit.opening import holds_openers, is_openers
 from schemas.records import Openers
 
 from .cards import known, minus

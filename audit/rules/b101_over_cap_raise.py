@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import HandContext, Result, Rule
-from audit.rules._betting import betting_steps
-from schemas.findings import Severity
-from schemas.records import Verb
+import numpy as np
 
-_RAISING = frozenset({Verb.OPENS, Verb.BETS, Verb.RAISES})
+from audit.facts.context import Batch, Result
+from audit.rule import Rule
+from ingest.scan.layout import (
+    V_BETS,
+    V_OPENS,
+    V_RAISES,
+)
+from schemas.findings import Severity
 
 
 class OverCapRaise(Rule):
@@ -43,19 +47,22 @@ class OverCapRaise(Rule):
     source = "R-DH 1"
     summary = "More than a bet and four raises in a multihanded betting round."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
+    def check(self, ctx: Batch) -> Iterator[Result]:
         cap = ctx.profile.cap_raises
         if cap is None:
             return
         limit = cap + 1
-        for step in betting_steps(ctx.replay, _RAISING):
-            if step.level_after <= limit or step.level_after <= step.level:
-                continue
-            if step.multi_level >= limit or step.contenders >= 3:
-                yield ctx.finding(
-                    f"seat {step.action.seat} made bet number {step.level_after} of the round "
-                    f"(cap: a bet and {cap} raises) with {step.contenders} seats able to bet",
-                    action=step.action,
-                    evidence={"bets": step.level_after, "cap": limit,
-                              "contenders": step.contenders, "level_before": step.level},
-                )
+        a = ctx.actions
+        raising = (a.verb == V_OPENS) | (a.verb == V_BETS) | (a.verb == V_RAISES)
+        flagged = (a.betting & raising & (a.level_after > limit) & (a.level_after > a.level)
+                   & ((a.multi_level >= limit) | (a.contenders >= 3)))
+        for r in np.flatnonzero(flagged).tolist():
+            row = ctx.action(r)
+            yield ctx.finding(
+                row.hand,
+                f"seat {row.seat} made bet number {row.level_after} of the round "
+                f"(cap: a bet and {cap} raises) with {row.contenders} seats able to bet",
+                action=r,
+                evidence={"bets": row.level_after, "cap": limit,
+                          "contenders": row.contenders, "level_before": row.level},
+            )

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import HandContext, Result, Rule, money
-from audit.rules._betting import betting_steps
-from schemas.findings import Severity
-from schemas.records import Verb
+import numpy as np
 
-_SIZED = frozenset({Verb.OPENS, Verb.BETS, Verb.RAISES})
+from audit.facts.context import Batch, Result, money
+from audit.rule import Rule
+from ingest.scan.layout import (
+    V_BETS,
+    V_OPENS,
+    V_RAISES,
+)
+from schemas.findings import Severity
 
 
 class WrongBetSize(Rule):
@@ -45,33 +49,37 @@ class WrongBetSize(Rule):
     source = "R-DH intro, R-DH 1"
     summary = "A bet or raise that is not one fixed-limit unit (an open: one or two)."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        for step in betting_steps(ctx.replay, _SIZED):
-            a = step.action
-            unit = step.unit
-            amount = a.amount or 0
-            if a.verb is Verb.OPENS and step.current_bet == 0:
-                ok = amount in (unit, 2 * unit) or (a.all_in and amount < 2 * unit)
-                what = f"opened for {money(amount)}; an open is {money(unit)} or {money(2 * unit)}"
-            elif a.verb is Verb.BETS and step.current_bet == 0:
-                ok = amount == unit or (a.all_in and amount < unit)
-                what = f"bet {money(amount)}; a bet is {money(unit)}"
-            elif a.verb is Verb.RAISES and not step.may_raise:
-                ok = False
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        a = ctx.actions
+        verb, unit, bet = a.verb, a.unit, a.current_bet
+        amount = np.maximum(a.amount, 0)
+        all_in = a.says_all_in
+        opens = (verb == V_OPENS) & (bet == 0)
+        bets = (verb == V_BETS) & (bet == 0)
+        closed = (verb == V_RAISES) & ~a.may_raise & ~opens & ~bets
+        increase = np.where(verb == V_RAISES, amount, a.stake + a.chips - bet)
+        ok = np.where(
+            opens, (amount == unit) | (amount == 2 * unit) | (all_in & (amount < 2 * unit)),
+            np.where(bets, (amount == unit) | (all_in & (amount < unit)),
+                     ~closed & ((increase == unit) | (all_in & (increase < unit)))))
+        sized = (verb == V_OPENS) | (verb == V_BETS) | (verb == V_RAISES)
+        for r in np.flatnonzero(a.betting & sized & ~ok).tolist():
+            row = ctx.action(r)
+            unit_r, amount_r = row.unit, max(row.amount, 0)
+            if row.verb == V_OPENS and row.current_bet == 0:
+                what = (f"opened for {money(amount_r)}; an open is {money(unit_r)} or "
+                        f"{money(2 * unit_r)}")
+            elif row.verb == V_BETS and row.current_bet == 0:
+                what = f"bet {money(amount_r)}; a bet is {money(unit_r)}"
+            elif row.verb == V_RAISES and not row.may_raise:
                 what = ("raised after an all-in raise of less than half a unit, which did not "
                         "reopen the betting for a seat that had already acted")
             else:
-                # A raise (or a second open or bet, read as one): X over the current bet.
-                if a.verb is Verb.RAISES:
-                    increase = amount
-                else:
-                    increase = step.stake + step.chips - step.current_bet
-                ok = increase == unit or (a.all_in and increase < unit)
-                what = f"raised by {money(increase)}; a raise is {money(unit)}"
-            if not ok:
-                yield ctx.finding(
-                    f"seat {a.seat} {what}", action=a,
-                    evidence={"amount_cents": amount, "unit_cents": unit,
-                              "current_bet_cents": step.current_bet,
-                              "all_in": a.all_in, "street": int(step.street or 0)},
-                )
+                raised = int(increase[r])
+                what = f"raised by {money(raised)}; a raise is {money(unit_r)}"
+            yield ctx.finding(
+                row.hand, f"seat {row.seat} {what}", action=r,
+                evidence={"amount_cents": amount_r, "unit_cents": unit_r,
+                          "current_bet_cents": row.current_bet,
+                          "all_in": row.says_all_in, "street": row.street},
+            )

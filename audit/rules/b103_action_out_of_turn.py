@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import HandContext, Result, Rule
-from audit.rules._betting import betting_steps
+import numpy as np
+
+from audit.facts.context import Batch, Result, verb_name
+from audit.rule import Rule
 from schemas.findings import Severity
 
 
@@ -39,12 +41,13 @@ class ActionOutOfTurn(Rule):
     source = "R-DH intro"
     summary = "A seat acts when it is not its turn."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        for step in betting_steps(ctx.replay):
-            if step.in_turn or step.turn is None or not step.in_hand or step.all_in:
-                continue
-            a = step.action
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        a = ctx.actions
+        flagged = a.betting & ~a.in_turn & (a.turn != 0) & a.in_hand & ~a.all_in
+        for r in np.flatnonzero(flagged).tolist():
+            row = ctx.action(r)
+            verb = verb_name(row.verb)
             yield ctx.finding(
-                f"seat {a.seat} {a.verb.value} while it was seat {step.turn}'s turn",
-                action=a, evidence={"turn": step.turn, "verb": a.verb.value},
+                row.hand, f"seat {row.seat} {verb} while it was seat {row.turn}'s turn",
+                action=r, evidence={"turn": row.turn, "verb": verb},
             )

@@ -4,17 +4,28 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import HandContext, Result, Rule
-from schemas.findings import Severity
-from schemas.records import Actor, Verb
+import numpy as np
 
-#: Lines a seat out of the hand may not write.
-_IN_HAND_ONLY = frozenset({
+from audit.facts.context import Batch, Result, verb_name
+from audit.facts.tables import SeatStatus
+from audit.rule import Rule
+from ingest.scan.layout import (
+    ACTOR_SEAT,
+    V,
+)
+from schemas.findings import Severity
+from schemas.records import Verb
+
+_IN_HAND_ONLY = tuple(V[v] for v in (
     Verb.CHECKS, Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES,
-    Verb.DISCARDS, Verb.STANDS_PAT, Verb.DRAWS_FIFTH, Verb.COLLECTS,
-})
-#: Lines an all-in seat may not write (it may still draw and win).
-_NOT_ALL_IN = frozenset({Verb.BETS, Verb.CALLS, Verb.RAISES})
+    Verb.DISCARDS, Verb.STANDS_PAT, Verb.DRAWS_FIFTH, Verb.COLLECTS))
+
+
+_NOT_ALL_IN = tuple(V[v] for v in (Verb.BETS, Verb.CALLS, Verb.RAISES))
+
+
+_WHY = {SeatStatus.UNSEATED: "is not seated", SeatStatus.NOT_DEALT: "was never dealt in",
+        SeatStatus.DEAD: "is dead", SeatStatus.FOLDED: "had folded"}
 
 
 class ActionNotInHand(Rule):
@@ -47,30 +58,19 @@ class ActionNotInHand(Rule):
     source = "—"
     summary = "A seat out of the hand (or all-in) bets, calls, raises, draws or collects."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        replay = ctx.replay
-        for step in replay.steps:
-            a = step.action
-            verb = a.verb
-            if a.actor is not Actor.SEAT or verb not in _IN_HAND_ONLY:
-                continue
-            if verb is Verb.COLLECTS and replay.misdeal_index is not None:
-                continue
-            seat = replay.seat(a.seat)
-            if not step.in_hand:
-                why = ("is not seated" if seat is None else "was never dealt in"
-                       if not seat.dealt_in else "is dead" if _dead_before(ctx, a.seat, a.index)
-                       else "had folded")
-                yield ctx.finding(f"seat {a.seat} {verb.value} but {why}", action=a,
-                                  evidence={"verb": verb.value, "reason": why})
-            elif step.all_in and verb in _NOT_ALL_IN:
-                yield ctx.finding(f"seat {a.seat} {verb.value} although already all-in",
-                                  action=a, evidence={"verb": verb.value, "reason": "all-in"})
-
-
-def _dead_before(ctx: HandContext, seat: int | None, index: int) -> bool:
-    """Whether a floor ruling made ``seat`` dead before line ``index``."""
-    return any(
-        a.index < index and a.seat == seat and a.verb in (Verb.FALSE_OPENERS, Verb.FOULED_HAND)
-        for a in ctx.record.actions
-    )
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        a = ctx.actions
+        candidates = (a.actor == ACTOR_SEAT) & np.isin(a.verb, _IN_HAND_ONLY)
+        candidates &= ~((a.verb == V[Verb.COLLECTS]) & (ctx.hands.misdeal_index[a.hand] >= 0))
+        out = ~a.in_hand
+        flagged = candidates & (out | (a.all_in & np.isin(a.verb, _NOT_ALL_IN)))
+        for r in np.flatnonzero(flagged).tolist():
+            row = ctx.action(r)
+            verb = verb_name(row.verb)
+            if out[r]:
+                why = _WHY[SeatStatus(row.status)]
+                yield ctx.finding(row.hand, f"seat {row.seat} {verb} but {why}", action=r,
+                                  evidence={"verb": verb, "reason": why})
+            else:
+                yield ctx.finding(row.hand, f"seat {row.seat} {verb} although already all-in",
+                                  action=r, evidence={"verb": verb, "reason": "all-in"})

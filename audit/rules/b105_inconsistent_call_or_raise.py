@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import HandContext, Result, Rule, money
-from audit.rules._betting import betting_steps
+import numpy as np
+
+from audit.facts.context import Batch, Result, money
+from audit.rule import Rule
+from ingest.scan.layout import (
+    V_CALLS,
+    V_RAISES,
+)
 from schemas.findings import Severity
-from schemas.records import Verb
 
 
 class InconsistentCallOrRaise(Rule):
@@ -38,29 +43,33 @@ class InconsistentCallOrRaise(Rule):
     source = "—"
     summary = "A call that does not match the bet, or a raise X to Y that does not add up."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        for step in betting_steps(ctx.replay, frozenset({Verb.CALLS, Verb.RAISES})):
-            a = step.action
-            amount = a.amount or 0
-            evidence = {"amount_cents": amount, "current_bet_cents": step.current_bet,
-                        "stake_cents": step.stake}
-            if a.verb is Verb.CALLS:
-                owed = step.current_bet - step.stake
-                if amount == owed and owed > 0:
-                    continue
-                if a.all_in and 0 < amount < owed:
-                    continue
-                evidence["owed_cents"] = owed
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        a = ctx.actions
+        amount = np.maximum(a.amount, 0)
+        owed = a.current_bet - a.stake
+        calls = a.betting & (a.verb == V_CALLS)
+        good_call = ((amount == owed) & (owed > 0)) | (a.says_all_in & (amount > 0)
+                                                       & (amount < owed))
+        raises = a.betting & (a.verb == V_RAISES)
+        bad_raise = (a.to_amount >= 0) & (a.to_amount != a.current_bet + amount)
+        for r in np.flatnonzero((calls & ~good_call) | (raises & bad_raise)).tolist():
+            row = ctx.action(r)
+            paid, bet, stake = max(row.amount, 0), row.current_bet, row.stake
+            evidence: dict[str, object] = {
+                "amount_cents": paid, "current_bet_cents": bet, "stake_cents": stake}
+            if row.verb == V_CALLS:
+                evidence["owed_cents"] = bet - stake
                 yield ctx.finding(
-                    f"seat {a.seat} calls {money(amount)} but owed {money(max(owed, 0))} "
-                    f"(bet {money(step.current_bet)}, in {money(step.stake)})",
-                    action=a, evidence=evidence,
+                    row.hand,
+                    f"seat {row.seat} calls {money(paid)} but owed {money(max(bet - stake, 0))} "
+                    f"(bet {money(bet)}, in {money(stake)})",
+                    action=r, evidence=evidence,
                 )
-            elif a.to_amount is not None and a.to_amount != step.current_bet + amount:
-                evidence["to_cents"] = a.to_amount
+            else:
+                evidence["to_cents"] = row.to_amount
                 yield ctx.finding(
-                    f"seat {a.seat} raises {money(amount)} to {money(a.to_amount)} over a bet "
-                    f"of {money(step.current_bet)} (should be to "
-                    f"{money(step.current_bet + amount)})",
-                    action=a, evidence=evidence,
+                    row.hand,
+                    f"seat {row.seat} raises {money(paid)} to {money(row.to_amount)} over a bet "
+                    f"of {money(bet)} (should be to {money(bet + paid)})",
+                    action=r, evidence=evidence,
                 )

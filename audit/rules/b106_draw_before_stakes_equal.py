@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import HandContext, Result, Rule, money
+import numpy as np
+
+from audit.facts.context import Batch, Result, money
+from audit.rule import Rule
 from schemas.findings import Severity
 
 
@@ -38,15 +41,18 @@ class DrawBeforeStakesEqual(Rule):
     source = "L-36, R-DH intro"
     summary = "The draw began while a seat in the hand had not matched the highest stake."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        replay = ctx.replay
-        if replay.draw_index is None or not replay.unmatched_at_draw:
-            return
-        first = ctx.record.actions[replay.draw_index]
-        for short in replay.unmatched_at_draw:
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        s = ctx.seats
+        short = np.flatnonzero(s.short_at_draw & (ctx.hands.draw_index[s.hand] >= 0))
+        # In each hand, clockwise from the first seat left of the button.
+        short = short[np.lexsort((s.position[short], s.hand[short]))]
+        for r in short.tolist():
+            seat = ctx.seat(r)
+            first = ctx.action_row(seat.hand, int(ctx.hands.draw_index[seat.hand]))
             yield ctx.finding(
-                f"the draw began with seat {short.seat} at {money(short.stake)} of a "
-                f"{money(short.current_bet)} bet",
-                action=first, seat=short.seat,
-                evidence={"stake_cents": short.stake, "current_bet_cents": short.current_bet},
+                seat.hand,
+                f"the draw began with seat {seat.seat} at {money(seat.stake_at_draw)} of a "
+                f"{money(seat.bet_at_draw)} bet",
+                action=first, seat=seat.seat,
+                evidence={"stake_cents": seat.stake_at_draw, "current_bet_cents": seat.bet_at_draw},
             )

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.replay import Street
-from audit.rule import HandContext, Result, Rule, money
-from audit.rules._betting import betting_steps
+import numpy as np
+
+from audit.facts.context import Batch, Result, money
+from audit.rule import Rule
+from ingest.scan.layout import (
+    V_CALLS,
+)
 from schemas.findings import Severity
-from schemas.records import Verb
 
 
 class ShortCallAllInOpener(Rule):
@@ -39,19 +42,18 @@ class ShortCallAllInOpener(Rule):
     source = "R-DH 12"
     summary = "A caller came in for less than a unit behind an opener all-in for the antes."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        replay = ctx.replay
-        if not replay.opened_all_in:
-            return
-        for step in betting_steps(replay, frozenset({Verb.CALLS})):
-            a = step.action
-            if step.street is not Street.BEFORE_DRAW or a.all_in:
-                continue
-            total = step.stake + (a.amount or 0)
-            if total < step.unit:
-                yield ctx.finding(
-                    f"seat {a.seat} called {money(total)} behind an opener all-in for the "
-                    f"antes; the opening bet is {money(step.unit)}",
-                    action=a, evidence={"called_cents": total, "unit_cents": step.unit,
-                                        "opener": replay.original_opener},
-                )
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        a = ctx.actions
+        called = a.stake + np.maximum(a.amount, 0)
+        flagged = (a.betting & (a.verb == V_CALLS) & (a.street == 1) & ~a.says_all_in
+                   & ctx.hands.opened_all_in[a.hand] & (called < a.unit))
+        for r in np.flatnonzero(flagged).tolist():
+            row = ctx.action(r)
+            total = int(called[r])
+            yield ctx.finding(
+                row.hand,
+                f"seat {row.seat} called {money(total)} behind an opener all-in for the "
+                f"antes; the opening bet is {money(row.unit)}",
+                action=r, evidence={"called_cents": total, "unit_cents": row.unit,
+                                    "opener": int(ctx.hands.original_opener[row.hand])},
+            )

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import HandContext, Result, Rule, money
+import numpy as np
+
+from audit.facts.context import Batch, Result, money, verb_name
+from audit.rule import Rule
+from ingest.scan.layout import (
+    ACTOR_SEAT,
+    GAME_JACKS_OR_BETTER,
+    SEC_BEFORE_DRAW,
+    V_BETS,
+    V_RAISES,
+)
 from schemas.findings import Severity
-from schemas.records import Actor, Game, Section, Verb
 
 
 class BetBeforeOpen(Rule):
@@ -36,16 +45,17 @@ class BetBeforeOpen(Rule):
     source = "R-JB 1"
     summary = "In Jacks or Better, a bet before the draw that is not an opens."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        if ctx.record.game is not Game.JACKS_OR_BETTER:
-            return
-        for step in ctx.replay.steps:
-            a = step.action
-            if a.actor is not Actor.SEAT or a.section is not Section.BEFORE_DRAW:
-                continue
-            if a.verb is Verb.BETS or (a.verb is Verb.RAISES and not step.pot_open):
-                yield ctx.finding(
-                    f"seat {a.seat} {a.verb.value} {money(a.amount or 0)} before the draw "
-                    "without opening the pot",
-                    action=a, evidence={"verb": a.verb.value, "pot_open": step.pot_open},
-                )
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        a = ctx.actions
+        flagged = ((ctx.hands.game[a.hand] == GAME_JACKS_OR_BETTER) & (a.actor == ACTOR_SEAT)
+                   & (a.section == SEC_BEFORE_DRAW)
+                   & ((a.verb == V_BETS) | ((a.verb == V_RAISES) & ~a.pot_open)))
+        for r in np.flatnonzero(flagged).tolist():
+            row = ctx.action(r)
+            verb = verb_name(row.verb)
+            yield ctx.finding(
+                row.hand,
+                f"seat {row.seat} {verb} {money(max(row.amount, 0))} before the draw "
+                "without opening the pot",
+                action=r, evidence={"verb": verb, "pot_open": row.pot_open},
+            )

@@ -4,12 +4,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from audit.rule import HandContext, Result, Rule
-from audit.rules._draw import before_draw, first_seat_action
-from schemas.findings import Severity
-from schemas.records import Action, Verb
+import numpy as np
 
-HAND_SIZE = 5
+from audit.facts.context import Batch, IntArray, Result
+from audit.facts.view import HandView, Line
+from audit.rule import Rule
+from audit.rules._deal import (
+    HAND_SIZE,
+    SEAT_KEY,
+    per_seat,
+)
+from schemas.findings import Severity
+from schemas.records import Verb
+
+
+def _hands(keys: IntArray) -> list[int]:
+    return np.unique(keys // SEAT_KEY).tolist()
+
+
+def _counts(lines: Iterable[Line]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for a in lines:
+        if a.seat is not None and a.verb in (Verb.DEALT, Verb.DEALS):
+            counts[a.seat] = counts.get(a.seat, 0) + len(a.cards or ())
+    return counts
 
 
 class MisdealNotCalled(Rule):
@@ -44,44 +62,45 @@ class MisdealNotCalled(Rule):
     source = "R-DH 4"
     summary = "A seat had other than five cards when play began, and no misdeal was called."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        replay = ctx.replay
-        record = ctx.record
-        if replay.misdeal_index is not None:
-            return
-        start = first_seat_action(record)
-        limit = start.index if start is not None else len(record.actions)
-        deal_lines = ctx.actions_of(Verb.DEALT, Verb.DEALS)
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        a, hands = ctx.actions, ctx.hands
+        rows = ctx.rows(Verb.DEALT, Verb.DEALS)
+        h = a.hand[rows]
+        limit = np.where(hands.first_play >= 0, hands.first_play, hands.action_count)[h]
+        early = rows[a.index[rows] < limit]
+        held = per_seat(ctx, early, np.maximum(a.cards_count[early], 0))
+        deals = ctx.rows(Verb.DEALT)
+        dealt = per_seat(ctx, deals, np.ones(len(deals), dtype=np.int64)) > 0
+        wrong = np.flatnonzero(dealt & (held != HAND_SIZE))
+        for hand in _hands(wrong):
+            if hands.misdeal_index[hand] < 0:
+                yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        lines = view.lines
+        first = view.row.first_play
+        start = lines[first] if first >= 0 else None
+        limit = start.index if start is not None else len(lines)
+        deal_lines = view.lines_of(Verb.DEALT, Verb.DEALS)
         counts = _counts(a for a in deal_lines if a.index < limit)
         later = _counts(a for a in deal_lines
-                        if a.index >= limit and before_draw(a) and a.verb is Verb.DEALS)
-        dealt = {a.seat for a in ctx.actions_of(Verb.DEALT)}
+                        if a.index >= limit and a.before_draw and a.verb is Verb.DEALS)
+        dealt = {a.seat for a in view.lines_of(Verb.DEALT)}
+        button = view.row.button
         wrong = {
             seat: n for seat, n in counts.items()
             if seat in dealt and n != HAND_SIZE and not (
-                seat == record.button and n == HAND_SIZE - 1
-                and later.get(seat, 0) == 1
-            )
+                seat == button and n == HAND_SIZE - 1 and later.get(seat, 0) == 1)
         }
         if not wrong:
             return
-        # Clockwise from the button's left, as the dealer deals (unseated seats last).
-        seats = sorted(wrong, key=lambda s: replay.order.index(s) if s in replay.order
-                       else len(replay.order) + s)
+        order = view.order
+        seats = sorted(wrong, key=lambda s: order.index(s) if s in order else len(order) + s)
         described = ", ".join(f"seat {s} had {wrong[s]}" for s in seats)
-        line = start.line if start is not None else record.result_line
+        line = start.line if start is not None else view.result_line
         yield ctx.finding(
-            f"{described} cards when play began, and no misdeal was called",
-            action=start, seat=seats[0], line=line,
+            view.hand, f"{described} cards when play began, and no misdeal was called",
+            action=start.row if start is not None else None, seat=seats[0], line=line,
             lines=[a.line for a in deal_lines if a.seat in wrong and a.index < limit],
             evidence={"cards_held": {str(s): wrong[s] for s in seats}},
         )
-
-
-def _counts(actions: Iterable[Action]) -> dict[int, int]:
-    """Cards each seat received by deal lines and ``Dealer: deals`` among ``actions``."""
-    counts: dict[int, int] = {}
-    for a in actions:
-        if a.seat is not None and a.verb in (Verb.DEALT, Verb.DEALS):
-            counts[a.seat] = counts.get(a.seat, 0) + len(a.cards or ())
-    return counts

@@ -4,18 +4,33 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.replay import SeatState
-from audit.rule import HandContext, Result, Rule, money
-from audit.rules._draw import received, seats_at_draw
-from schemas.findings import Severity
-from schemas.records import Action, Actor, HandRecord, Verb
+import numpy as np
 
-HAND_SIZE = 5
-#: A seat's lines that play its hand on: betting, the showdown, and winning chips.
-#: Folding gives the hand up, so a fouled seat that folds played nothing on.
+from audit.facts.context import Batch, Result, money
+from audit.facts.view import HandView, Line
+from audit.rule import Rule
+from audit.rules._deal import (
+    DRAW_LINES,
+    HAND_SIZE,
+    seats_at_draw,
+)
+from schemas.findings import Severity
+from schemas.records import Actor, Verb
+
 _PLAYS = frozenset({Verb.CHECKS, Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES,
                     Verb.SHOWS, Verb.MUCKS, Verb.COLLECTS})
-_DRAW_LINES = frozenset({Verb.DISCARDS, Verb.STANDS_PAT, Verb.DRAWS_FIFTH})
+
+
+def _first_play(lines: list[Line], seat: int, after: int, *, collections_only: bool
+                ) -> Line | None:
+    for a in lines[after + 1:]:
+        if a.actor is not Actor.SEAT or a.seat != seat:
+            continue
+        if a.verb is Verb.COLLECTS and (a.amount or 0) > 0:
+            return a
+        if not collections_only and a.verb in _PLAYS and a.verb is not Verb.COLLECTS:
+            return a
+    return None
 
 
 class FouledHandPlayed(Rule):
@@ -52,17 +67,26 @@ class FouledHandPlayed(Rule):
     source = "R-DH 4"
     summary = "A seat held other than five cards after the draw and played on or won chips."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        replay = ctx.replay
-        record = ctx.record
-        for n in seats_at_draw(replay):
-            seat = replay.seats[n]
-            held = _held_after_draw(seat)
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        s = ctx.seats
+        held = s.dealt_count - s.discards_count + s.drawn_count + s.fifth_count
+        fouled = np.flatnonzero(s.at_draw & (held != HAND_SIZE))
+        for hand in np.unique(s.hand[fouled]).tolist():
+            yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        lines = view.lines
+        for n in seats_at_draw(view):
+            seat = view.seats[n]
+            held = len(seat.dealt) - len(seat.discards) + len(seat.drawn) + len(seat.fifth)
             if held == HAND_SIZE:
                 continue
-            ruled = any(a.verb is Verb.FOULED_HAND and a.seat == n for a in record.actions)
-            line = _first_play(record, n, _last_draw(record, n, replay.draw_index or 0),
-                               collections_only=ruled)
+            ruled = any(a.verb is Verb.FOULED_HAND and a.seat == n for a in lines)
+            last = view.row.draw_index - 1
+            for a in lines:
+                if a.seat == n and (a.verb in DRAW_LINES or a.received):
+                    last = max(last, a.index)
+            line = _first_play(lines, n, last, collections_only=ruled)
             if line is None:
                 continue
             if ruled:
@@ -71,34 +95,8 @@ class FouledHandPlayed(Rule):
             else:
                 message = (f"seat {n} held {held} cards after the draw and played on "
                            f"({line.verb.value}) without a fouled-hand ruling")
-            draws = [a.line for a in record.actions if a.seat == n and received(a)]
-            yield ctx.finding(message, action=line, seat=n, lines=draws, evidence={
+            draws = [a.line for a in lines if a.seat == n and a.received]
+            yield ctx.finding(view.hand, message, action=line.row, seat=n, lines=draws, evidence={
                 "cards_held": held, "ruled_fouled": ruled, "dealt": len(seat.dealt),
                 "discarded": len(seat.discards), "received": len(seat.drawn) + len(seat.fifth),
             })
-
-
-def _held_after_draw(seat: SeatState) -> int:
-    return len(seat.dealt) - len(seat.discards) + len(seat.drawn) + len(seat.fifth)
-
-
-def _last_draw(record: HandRecord, seat: int, draw_index: int) -> int:
-    """Index of the seat's last line in the draw (or just before the draw began)."""
-    last = draw_index - 1
-    for a in record.actions:
-        if a.seat == seat and (a.verb in _DRAW_LINES or received(a)):
-            last = max(last, a.index)
-    return last
-
-
-def _first_play(record: HandRecord, seat: int, after: int,
-                *, collections_only: bool) -> Action | None:
-    """The seat's first line after index ``after`` that plays its hand on (or collects)."""
-    for a in record.actions[after + 1:]:
-        if a.actor is not Actor.SEAT or a.seat != seat:
-            continue
-        if a.verb is Verb.COLLECTS and (a.amount or 0) > 0:
-            return a
-        if not collections_only and a.verb in _PLAYS and a.verb is not Verb.COLLECTS:
-            return a
-    return None

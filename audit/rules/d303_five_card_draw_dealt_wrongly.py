@@ -4,13 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import HandContext, Result, Rule
-from audit.rules._draw import DRAW_TURNS, cards_text, received
-from schemas.findings import Severity
-from schemas.records import Action, HandRecord, Verb
+import numpy as np
+import numpy.typing as npt
 
-#: The most cards a seat may be given in one go (R-DH 5).
+from audit.facts.context import Batch, IntArray, Result, cards_text
+from audit.facts.view import HandView, Line
+from audit.rule import Rule
+from audit.rules._deal import (
+    DRAW_TURNS,
+    RECEIVING,
+    SEAT_KEY,
+)
+from schemas.findings import Severity
+from schemas.records import Verb
+
 MAX_AT_ONCE = 4
+
+
+_LINES = 1 << 20  # a (hand, line) key: hand * _LINES + index
 
 
 class FiveCardDrawDealtWrongly(Rule):
@@ -47,43 +58,79 @@ class FiveCardDrawDealtWrongly(Rule):
     source = "R-DH 5"
     summary = "A five-card draw was dealt at once, before others drew, or without a burn."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        record = ctx.record
-        # Only these verbs give cards off the deck (``received``) or are a fifth card.
-        for a in ctx.actions_of(Verb.DISCARDS, Verb.DRAWS_FIFTH, Verb.DEALS):
-            cards = received(a)
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        a = ctx.actions
+        many = ctx.rows(*RECEIVING)
+        many = many[a.received_count[many] > MAX_AT_ONCE]
+        fifth = ctx.rows(Verb.DRAWS_FIFTH)
+        doubtful = np.concatenate((many, fifth[self._doubtful_fifths(ctx, fifth)]))
+        for hand in np.unique(a.hand[doubtful]).tolist():
+            yield from self._hand(ctx, HandView(ctx, hand))
+
+    @staticmethod
+    def _doubtful_fifths(ctx: Batch, fifth: IntArray) -> npt.NDArray[np.bool_]:
+        """The fifth cards that may be early: a seat in the hand drew after it, or no burn
+        came since the seat's last cards."""
+        a = ctx.actions
+        key = a.hand.astype(np.int64) * _LINES + a.index
+        turns = ctx.rows(*DRAW_TURNS)
+        turns = turns[a.in_hand[turns]]
+        last_turn = np.full(len(ctx), -1, dtype=np.int64)
+        np.maximum.at(last_turn, a.hand[turns], a.index[turns])
+        later = last_turn[a.hand[fifth]] > a.index[fifth]
+        got = ctx.rows(*RECEIVING)
+        got = got[a.received_count[got] > 0]
+        seat_key = (a.hand[got].astype(np.int64) * SEAT_KEY + a.seat[got]) * _LINES + a.index[got]
+        order = np.argsort(seat_key)
+        mine = (a.hand[fifth].astype(np.int64) * SEAT_KEY + a.seat[fifth]) * _LINES + a.index[fifth]
+        at = np.searchsorted(seat_key[order], mine) - 1
+        found = at >= 0
+        previous = seat_key[order][np.maximum(at, 0)]
+        found &= previous // _LINES == mine // _LINES
+        burns = np.sort(key[ctx.rows(Verb.BURNS)])
+        since = np.where(found, key[fifth] - (mine - previous), key[fifth])
+        burned = np.searchsorted(burns, key[fifth]) - np.searchsorted(burns, since, side="right")
+        # Another seat's cards in between keep the fifth apart as well as a burn.
+        others = np.sort(key[got])
+        between = np.searchsorted(others, key[fifth]) - np.searchsorted(others, since,
+                                                                         side="right")
+        return later | (found & (burned == 0) & (between == 0))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        for a in view.lines_of(*RECEIVING):
+            cards = a.received
             if len(cards) > MAX_AT_ONCE:
                 yield ctx.finding(
+                    view.hand,
                     f"seat {a.seat} was given {len(cards)} cards at once {cards_text(cards)}; "
                     f"at most {MAX_AT_ONCE} may be dealt in one go",
-                    action=a, evidence={"cards": list(cards), "at_once": len(cards)},
+                    action=a.row, evidence={"cards": list(cards), "at_once": len(cards)},
                 )
             elif a.verb is Verb.DRAWS_FIFTH:
-                yield from self._fifth(ctx, record, a)
+                yield from self._fifth(ctx, view, a)
 
-    def _fifth(self, ctx: HandContext, record: HandRecord, fifth: Action) -> Iterator[Result]:
-        steps = ctx.replay.steps
-        # A seat out of the hand that draws is B104's; it does not make the fifth early.
-        later = next((a for a in record.actions[fifth.index + 1:]
-                      if a.verb in DRAW_TURNS and a.seat != fifth.seat
-                      and steps[a.index].in_hand), None)
+    def _fifth(self, ctx: Batch, view: HandView, fifth: Line) -> Iterator[Result]:
+        lines = view.lines
+        later = next((a for a in lines[fifth.index + 1:]
+                      if a.verb in DRAW_TURNS and a.seat != fifth.seat and a.in_hand), None)
         evidence: dict[str, object] = {"fifth": list(fifth.cards or ())}
         if later is not None:
             evidence["later_draw"] = {"seat": later.seat, "line": later.line}
             yield ctx.finding(
-                f"seat {fifth.seat}'s fifth card was dealt before seat {later.seat} drew "
-                f"(line {later.line})", action=fifth, evidence=evidence,
+                view.hand, f"seat {fifth.seat}'s fifth card was dealt before seat {later.seat} "
+                f"drew (line {later.line})", action=fifth.row, evidence=evidence,
             )
             return
-        four = next((a for a in reversed(record.actions[:fifth.index])
-                     if a.seat == fifth.seat and received(a)), None)
+        four = next((a for a in reversed(lines[:fifth.index])
+                     if a.seat == fifth.seat and a.received), None)
         if four is None:
-            return  # no earlier cards to keep apart; the count is D305's
-        between = record.actions[four.index + 1:fifth.index]
-        if any(a.verb is Verb.BURNS or (received(a) and a.seat != fifth.seat) for a in between):
+            return
+        between = lines[four.index + 1:fifth.index]
+        if any(a.verb is Verb.BURNS or (a.received and a.seat != fifth.seat) for a in between):
             return
         evidence["four_cards_line"] = four.line
         yield ctx.finding(
-            f"seat {fifth.seat} drew last and got its fifth card {cards_text(fifth.cards or ())} "
-            f"with no burn before it", action=fifth, evidence=evidence,
+            view.hand, f"seat {fifth.seat} drew last and got its fifth card "
+            f"{cards_text(fifth.cards or ())} with no burn before it", action=fifth.row,
+            evidence=evidence,
         )

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import HandContext, Result, Rule
-from audit.rules._draw import DRAW_TURNS
+import numpy as np
+
+from audit.facts.context import Batch, Result
+from audit.facts.view import HandView, Line
+from audit.rule import Rule
+from audit.rules._deal import (
+    DRAW_TURNS,
+)
 from schemas.findings import Severity
-from schemas.records import Action
 
 
 class DrawOutOfOrder(Rule):
@@ -43,24 +48,31 @@ class DrawOutOfOrder(Rule):
     source = "L-34, L-35"
     summary = "The seats were not served the draw clockwise from the first left of the button."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        replay = ctx.replay
-        position = {n: i for i, n in enumerate(replay.order)}
-        # (line, rotation position) of each entitled seat's first draw turn, in log order
-        turns: list[tuple[Action, int]] = []
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        a = ctx.actions
+        turns = ctx.rows(*DRAW_TURNS)
+        turns = turns[a.in_hand[turns] & (a.position[turns] >= 0)]
+        h, position = a.hand[turns], a.position[turns]
+        back = (h[1:] == h[:-1]) & (position[1:] < position[:-1])
+        for hand in np.unique(h[1:][back]).tolist():
+            yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        position = {n: i for i, n in enumerate(view.order)}
+        turns: list[tuple[Line, int]] = []
         seen: set[int] = set()
-        for a in ctx.actions_of(*DRAW_TURNS):
-            if (a.seat in position and a.seat not in seen
-                    and replay.steps[a.index].in_hand):
+        for a in view.lines_of(*DRAW_TURNS):
+            if a.seat in position and a.seat not in seen and a.in_hand:
                 seen.add(a.seat)
                 turns.append((a, position[a.seat]))
         for k, (a, pos) in enumerate(turns):
             skipped = [b.seat for b, later in turns[k + 1:] if later < pos]
             if skipped:
                 yield ctx.finding(
+                    view.hand,
                     f"seat {a.seat} was served the draw before seat "
                     f"{' and seat '.join(map(str, skipped))}, which "
                     f"{'comes' if len(skipped) == 1 else 'come'} first clockwise from the button",
-                    action=a, evidence={"skipped": skipped,
-                                        "order": [b.seat for b, _ in turns]},
+                    action=a.row, evidence={"skipped": skipped,
+                                            "order": [b.seat for b, _ in turns]},
                 )

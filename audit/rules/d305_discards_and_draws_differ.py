@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import HandContext, Result, Rule
-from audit.rules._draw import play_goes_on, receipts, seats_at_draw
-from schemas.findings import Severity
-from schemas.records import Verb
+import numpy as np
 
-HAND_SIZE = 5
-_DRAW_LINES = frozenset({Verb.DISCARDS, Verb.STANDS_PAT, Verb.DRAWS_FIFTH})
+from audit.facts.context import Batch, Result
+from audit.facts.view import HandView
+from audit.rule import Rule
+from audit.rules._deal import (
+    DRAW_LINES,
+    HAND_SIZE,
+    RECEIVING,
+    SEAT_KEY,
+    per_seat,
+    receipts_of,
+    seats_at_draw,
+)
+from schemas.findings import Severity
 
 
 class DiscardsAndDrawsDiffer(Rule):
@@ -49,34 +57,44 @@ class DiscardsAndDrawsDiffer(Rule):
     source = "L-36, L-39"
     summary = "A seat received a different number of cards in the draw than it discarded."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        replay = ctx.replay
-        record = ctx.record
-        for n in seats_at_draw(replay):
-            seat = replay.seats[n]
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        a, s = ctx.actions, ctx.seats
+        rows = ctx.rows(*RECEIVING)
+        got = per_seat(ctx, rows, a.received_count[rows])
+        got = got[s.hand.astype(np.int64) * SEAT_KEY + s.seat]
+        discarded, dealt = s.discards_count, s.dealt_count
+        odd = s.at_draw & (got != discarded) & ~(
+            (dealt < HAND_SIZE) & (got == discarded + HAND_SIZE - dealt))
+        for hand in np.unique(s.hand[odd]).tolist():
+            yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        lines_all = view.lines
+        for n in seats_at_draw(view):
+            seat = view.seats[n]
             discarded = len(seat.discards)
-            lines = list(receipts(replay, n))
-            got = sum(len(cards) for _, cards in lines)
+            lines = receipts_of(view, n)
+            got = sum(len(a.received) for a in lines)
             allowed = {discarded}
             if len(seat.dealt) < HAND_SIZE:
                 allowed.add(discarded + HAND_SIZE - len(seat.dealt))
             if got in allowed:
                 continue
             evidence = {"discarded": discarded, "received": got,
-                        "lines": [a.line for a, _ in lines]}
+                        "lines": [a.line for a in lines]}
             message = (f"seat {n} discarded {discarded} and received {got} "
                        f"card{'' if got == 1 else 's'}")
             if got > max(allowed):
                 total = 0
-                for a, cards in lines:
-                    total += len(cards)
+                for a in lines:
+                    total += len(a.received)
                     if total > max(allowed):
-                        yield ctx.finding(message, action=a, evidence=evidence)
+                        yield ctx.finding(view.hand, message, action=a.row, evidence=evidence)
                         break
                 continue
-            last = max([a.index for a in record.actions
-                        if a.seat == n and a.verb in _DRAW_LINES]
-                       + [a.index for a, _ in lines] + [(replay.draw_index or 0) - 1])
-            yield ctx.finding(message, seat=n, line=play_goes_on(record, last),
-                              lines=[a.line for a, _ in lines],
-                              evidence=evidence)
+            last = max([a.index for a in lines_all if a.seat == n and a.verb in DRAW_LINES]
+                       + [a.index for a in lines] + [max(view.row.draw_index, 0) - 1])
+            went_on = next((a.line for a in lines_all[last + 1:] if a.after_draw),
+                           view.result_line)
+            yield ctx.finding(view.hand, message, seat=n, line=went_on,
+                              lines=[a.line for a in lines], evidence=evidence)

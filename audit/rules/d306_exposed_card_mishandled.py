@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.replay import known
-from audit.rule import HandContext, Result, Rule
-from audit.rules._draw import before_draw, cards_text, receipts, unknown
+import numpy as np
+
+from audit.facts.context import Batch, Result, cards_text
+from audit.facts.view import HandView, Line
+from audit.rule import Rule
+from audit.rules._deal import (
+    receipts_of,
+)
+from ingest.scan.layout import SEC_DRAW, UNKNOWN_CODE
 from schemas.findings import Severity
-from schemas.records import UNKNOWN_CARD, Action
+from schemas.records import UNKNOWN_CARD, Verb
 
 
 class ExposedCardMishandled(Rule):
@@ -47,62 +53,77 @@ class ExposedCardMishandled(Rule):
     source = "R-DH 3, R-DH 8, L-40"
     summary = "An exposed card was not kept before the draw, or was given in the draw."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        for index, seat, cards, _ in ctx.replay.exposes:
-            line = ctx.record.actions[index]
-            if seat is None or ctx.replay.seat(seat) is None:
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        a, s = ctx.actions, ctx.seats
+        rows = ctx.rows(Verb.EXPOSES)
+        rows = rows[a.status[rows] != 0]
+        seat = ctx.seat_rows(a.hand[rows], a.seat[rows])
+        unknown = np.uint64(1) << np.uint64(UNKNOWN_CODE)
+        exposed = a.cards_mask[rows] & ~unknown
+        dealt = s.dealt_mask[seat]
+        received = s.drawn_mask[seat] | s.fifth_mask[seat]
+        doubtful = np.where(a.section[rows] < SEC_DRAW,
+                            ((exposed & ~dealt) != 0) | ((dealt & unknown) != 0),
+                            ((exposed & received) != 0) | ((received & unknown) != 0))
+        doubtful &= exposed != 0
+        for hand in np.unique(a.hand[rows[doubtful]]).tolist():
+            yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        for line in view.lines_of(Verb.EXPOSES):
+            if line.seat is None or view.seat(line.seat) is None:
                 continue
-            for card in cards:
+            for card in line.cards or ():
                 if card == UNKNOWN_CARD:
                     continue
-                if before_draw(line):
-                    yield from self._kept(ctx, line, seat, card)
+                if line.before_draw:
+                    yield from self._kept(ctx, view, line, line.seat, card)
                 else:
-                    yield from self._refused(ctx, line, seat, card)
+                    yield from self._refused(ctx, view, line, line.seat, card)
 
-    def _kept(self, ctx: HandContext, line: Action, seat: int, card: str) -> Iterator[Result]:
-        """Before the draw the exposed card stays with the seat."""
-        dealt = ctx.replay.seats[seat].dealt
+    def _kept(self, ctx: Batch, view: HandView, line: Line, seat: int, card: str
+              ) -> Iterator[Result]:
+        dealt = view.seats[seat].dealt
         if card in dealt:
             return
-        if unknown(dealt):
-            yield ctx.unverifiable(f"seat {seat}'s dealt cards are ??; exposed {card} unchecked",
-                                   seat=seat)
+        if UNKNOWN_CARD in dealt:
+            yield ctx.unverifiable(
+                view.hand, f"seat {seat}'s dealt cards are ??; exposed {card} unchecked",
+                seat=seat)
             return
         yield ctx.finding(
-            f"{card} was exposed to seat {seat} before the draw but seat {seat} did not keep "
-            f"it: dealt {cards_text(dealt)}",
-            action=line, evidence={"exposed": card, "dealt": list(dealt)},
+            view.hand, f"{card} was exposed to seat {seat} before the draw but seat {seat} did "
+            f"not keep it: dealt {cards_text(dealt)}",
+            action=line.row, evidence={"exposed": card, "dealt": list(dealt)},
         )
 
-    def _refused(self, ctx: HandContext, line: Action, seat: int, card: str) -> Iterator[Result]:
-        """In the draw the exposed card goes aside; the seat gets the next one."""
-        given = list(receipts(ctx.replay, seat))
-        for a, cards in given:
-            if card in cards:
+    def _refused(self, ctx: Batch, view: HandView, line: Line, seat: int, card: str
+                 ) -> Iterator[Result]:
+        given = receipts_of(view, seat)
+        for a in given:
+            if card in a.received:
                 yield ctx.finding(
-                    f"{card}, exposed to seat {seat} in the draw (line {line.line}), was "
-                    f"given to seat {seat} in {cards_text(cards)}",
-                    action=a, seat=seat, evidence={"exposed": card, "exposed_line": line.line,
-                                                   "received": list(cards)},
+                    view.hand, f"{card}, exposed to seat {seat} in the draw (line {line.line}), "
+                    f"was given to seat {seat} in {cards_text(a.received)}",
+                    action=a.row, seat=seat, evidence={"exposed": card, "exposed_line": line.line,
+                                                       "received": list(a.received)},
                 )
                 return
-        if not any(unknown(cards) for _, cards in given):
+        if not any(UNKNOWN_CARD in a.received for a in given):
             return
-        state = ctx.replay.seats[seat]
+        state = view.seats[seat]
         final = state.shown
-        if final is not None and known(final):
+        if final is not None and UNKNOWN_CARD not in final:
             if card not in final:
                 return
             if card not in state.dealt:
-                # Shown but neither dealt nor openly drawn: it came in as a ?? card.
-                a, cards = next((a, c) for a, c in given if unknown(c))
+                a = next(a for a in given if UNKNOWN_CARD in a.received)
                 yield ctx.finding(
-                    f"{card}, exposed to seat {seat} in the draw (line {line.line}), is in "
-                    f"seat {seat}'s shown hand {cards_text(final)}",
-                    action=a, seat=seat, evidence={"exposed": card, "exposed_line": line.line,
-                                                   "shown": list(final)},
+                    view.hand, f"{card}, exposed to seat {seat} in the draw (line {line.line}), "
+                    f"is in seat {seat}'s shown hand {cards_text(final)}",
+                    action=a.row, seat=seat, evidence={"exposed": card, "exposed_line": line.line,
+                                                       "shown": list(final)},
                 )
                 return
-        yield ctx.unverifiable(f"seat {seat} received ?? after {card} was exposed to it",
-                               seat=seat)
+        yield ctx.unverifiable(view.hand, f"seat {seat} received ?? after {card} was exposed "
+                               "to it", seat=seat)

@@ -5,55 +5,51 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from audit.cards import DECK
-from audit.replay import Replay
-from audit.rule import HandContext, Result, Rule
-from audit.rules._draw import before_draw, received
-from schemas.findings import Severity
-from schemas.records import JOKER, UNKNOWN_CARD, Action, Verb
+import numpy as np
 
-#: Where a card is after a line: held by a seat, discarded by a seat, burned or set aside.
+from audit.cards import DECK
+from audit.facts.context import Batch, IntArray, Result
+from audit.facts.view import HandView, Line
+from audit.rule import Rule
+from ingest.scan.layout import (
+    JOKER_CODE,
+    SEC_DRAW,
+    UNKNOWN_CODE,
+)
+from schemas.findings import Severity
+from schemas.records import JOKER, UNKNOWN_CARD, Verb
+
+_CARDLESS_MOVES = frozenset({Verb.FOLDS, Verb.MUCKS, Verb.BURNS})
+
 HELD, DISCARDED, BURNED, ASIDE = "held", "discarded", "burned", "set aside"
 
 
 @dataclass(slots=True)
 class _Place:
-    """Where one card is: its state, the seat that holds or threw it, and since which line."""
-
     state: str
     seat: int | None
     line: int
 
 
-#: A card placed again: the card, where it already was, and what this line did with it.
 _Dup = tuple[str, _Place, str]
-
-
-#: Verbs that move cards without naming any: a folded or mucked hand, a burn as ``??``.
-_CARDLESS_MOVES = frozenset({Verb.FOLDS, Verb.MUCKS, Verb.BURNS})
 
 
 @dataclass(slots=True)
 class _Deck:
     """The physical cards of one deal as its lines place them, in log order."""
 
-    replay: Replay
+    view: HandView
     deck_size: int
     where: dict[str, _Place] = field(default_factory=dict)
-    #: Cards that left the deck so far (``??`` included: each is one physical card).
     placed: int = 0
-    #: Unrecorded cards each seat holds (a discard it did not visibly hold was one).
     hidden: dict[int, int] = field(default_factory=dict)
-    #: Cards each seat was given, so a fold finds its hand without a search.
     holding: dict[int, list[str]] = field(default_factory=dict)
 
-    def line(self, a: Action) -> list[_Dup]:
-        """Apply line ``a``; return each card it placed that was already placed elsewhere."""
+    def line(self, a: Line) -> list[_Dup]:
         dups: list[_Dup] = []
         if not a.cards and not a.drawn and a.verb not in _CARDLESS_MOVES:
-            return dups  # a betting line moves no card: most lines of a hand
+            return dups
         if a.verb in (Verb.FOLDS, Verb.MUCKS) and a.seat is not None:
-            # A hand thrown away joins the discards (a reshuffle may deal it again).
             for card in self.holding.pop(a.seat, ()):
                 place = self.where[card]
                 if place.state == HELD and place.seat == a.seat:
@@ -65,37 +61,32 @@ class _Deck:
             self._place(a, card, state, drawn, dups)
         return dups
 
-    def _placements(self, a: Action) -> list[tuple[str, str, bool]]:
-        """(card, where it goes, it was drawn off the deck in the draw) for line ``a``."""
+    def _placements(self, a: Line) -> list[tuple[str, str, bool]]:
         if a.verb is Verb.BURNS:
             return [(c, BURNED, False) for c in a.cards or (UNKNOWN_CARD,)]
         if a.verb is Verb.EXPOSES:
             states = ((c, self._exposed(a, c)) for c in a.cards or ())
             return [(c, state, False) for c, state in states if state is not None]
-        if a.verb in (Verb.DEALT, Verb.DEALS) and before_draw(a):
+        if a.verb in (Verb.DEALT, Verb.DEALS) and a.before_draw:
             return [(c, HELD, False) for c in a.cards or ()]
-        return [(c, HELD, True) for c in received(a)]
+        return [(c, HELD, True) for c in a.received]
 
-    def _exposed(self, a: Action, card: str) -> str | None:
-        """Where an exposed card goes as a card of its own, or None when it is the card
-        its seat's lines then show it holding or being given (format spec, "Cards")."""
-        seat = self.replay.seat(a.seat)
+    def _exposed(self, a: Line, card: str) -> str | None:
+        seat = self.view.seat(a.seat)
         if card == UNKNOWN_CARD:
             return None
         if seat is None:
             return ASIDE
-        cards = seat.dealt if before_draw(a) else [*seat.drawn, *seat.fifth]
+        cards = seat.dealt if a.before_draw else (*seat.drawn, *seat.fifth)
         if card in cards:
             return None
-        # Among the seat's unrecorded cards it may well be held: never a second copy.
         return HELD if UNKNOWN_CARD in cards else ASIDE
 
-    def _discard(self, a: Action, seat: int, card: str, dups: list[_Dup]) -> None:
+    def _discard(self, a: Line, seat: int, card: str, dups: list[_Dup]) -> None:
         place = self.where.get(card)
         if place is not None and place.state == HELD and place.seat == seat:
             place.state, place.line = DISCARDED, a.line
         elif self.hidden.get(seat, 0) > 0:
-            # One of the seat's ?? cards is revealed: it is a card of the deal like any.
             self.hidden[seat] -= 1
             if card != UNKNOWN_CARD:
                 before = self._clash(card, seat, drawn=False)
@@ -103,8 +94,7 @@ class _Deck:
                     dups.append((card, before, f"discarded by seat {seat}"))
                 self.where[card] = _Place(DISCARDED, seat, a.line)
 
-    def _place(self, a: Action, card: str, state: str, drawn: bool,
-               dups: list[_Dup]) -> None:
+    def _place(self, a: Line, card: str, state: str, drawn: bool, dups: list[_Dup]) -> None:
         seat = a.seat if state == HELD else None
         if card == UNKNOWN_CARD:
             if seat is not None:
@@ -120,23 +110,44 @@ class _Deck:
             if seat is not None:
                 self.holding.setdefault(seat, []).append(card)
         if not (a.verb is Verb.EXPOSES and state == HELD):
-            self.placed += 1  # an exposed card held among ?? cards is counted there
+            self.placed += 1
 
     def _clash(self, card: str, seat: int | None, *, drawn: bool) -> _Place | None:
-        """Where ``card`` already is, if placing it now makes a second copy."""
-        if card == JOKER and not self.replay.record.joker:
-            return None  # reported once as impossible, not again as a duplicate
+        if card == JOKER and not self.view.row.joker:
+            return None
         before = self.where.get(card)
         if before is None:
             return None
         if drawn and before.state == DISCARDED and before.seat == seat:
-            return None  # the seat's own discard back in its hand: D308
-        # Once the stub is used up the discards, folded hands and burns are shuffled
-        # and dealt again: a card out of play may then be drawn by another seat.
+            return None
         exhausted = self.placed >= self.deck_size - 1
         if drawn and exhausted and before.state != HELD and before.seat != seat:
             return None
         return before
+
+
+def _deck_candidates(ctx: Batch) -> IntArray:
+    """Hands where a card may be placed twice: a known card named again by a line that
+    deals, draws or burns cards (``hands.cards_repeated``), or exposed without being the
+    card its seat holds or is given; and hands naming ``Jk`` at a table without it."""
+    a, h, s = ctx.actions, ctx.hands, ctx.seats
+    joker = np.uint64(1) << np.uint64(JOKER_CODE)
+    unknown = np.uint64(1) << np.uint64(UNKNOWN_CODE)
+    named = ((a.cards_mask | a.drawn_mask) & joker) != 0
+    impossible = np.unique(a.hand[named & ~h.joker[a.hand]])
+    exposes = ctx.rows(Verb.EXPOSES)
+    seat = ctx.seat_rows(a.hand[exposes], a.seat[exposes])
+    held = np.where(a.section[exposes] < SEC_DRAW, s.dealt_mask[seat],
+                    s.drawn_mask[seat] | s.fifth_mask[seat])
+    aside = (seat < 0) | ((a.cards_mask[exposes] & ~held & ~unknown) != 0)
+    aside &= (a.cards_mask[exposes] & ~unknown) != 0
+    return np.union1d(np.union1d(np.flatnonzero(h.cards_repeated > 0), impossible),
+                      a.hand[exposes[aside]])
+
+
+def _where(p: _Place) -> str:
+    by = f" by seat {p.seat}" if p.seat is not None else ""
+    return f"{p.state}{by} (line {p.line})"
 
 
 class DuplicateOrImpossibleCard(Rule):
@@ -174,35 +185,33 @@ class DuplicateOrImpossibleCard(Rule):
     source = "— (deck integrity)"
     summary = "A card appears twice in one deal, or the joker appears when Joker: no."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        record = ctx.record
-        replay = ctx.replay
-        voided = replay.misdeal_index if replay.misdeal_index is not None else -1
-        deck = _Deck(replay, len(DECK) if record.joker else len(DECK) - 1)
-        joker_seen = record.joker
-        for a in record.actions:
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        for hand in _deck_candidates(ctx).tolist():
+            yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        joker = view.row.joker
+        voided = view.row.misdeal_index
+        deck = _Deck(view, len(DECK) if joker else len(DECK) - 1)
+        joker_seen = joker
+        for a in view.lines:
             dups = deck.line(a)
             if a.index < voided:
                 continue
             if not joker_seen and (a.cards or a.drawn) and JOKER in (
                     *(a.cards or ()), *(a.drawn or ())):
                 joker_seen = True
-                yield ctx.finding("the joker Jk appears though the table plays without it "
-                                  "(Joker: no)", action=a, evidence={"card": JOKER})
+                yield ctx.finding(view.hand, "the joker Jk appears though the table plays "
+                                  "without it (Joker: no)", action=a.row,
+                                  evidence={"card": JOKER})
             if dups:
-                # One finding per line, however many cards it placed twice.
                 yield ctx.finding(
+                    view.hand,
                     "; ".join(f"{card} {role}, but it was already {_where(before)}"
                               for card, before, role in dups),
-                    action=a,
+                    action=a.row,
                     evidence={"cards": [card for card, _, _ in dups],
                               "earlier": [{"card": card, "state": before.state,
                                            "seat": before.seat, "line": before.line}
                                           for card, before, _ in dups]},
                 )
-
-
-def _where(p: _Place) -> str:
-    """Where a card already was, for messages."""
-    by = f" by seat {p.seat}" if p.seat is not None else ""
-    return f"{p.state}{by} (line {p.line})"

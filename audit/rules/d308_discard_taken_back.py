@@ -4,35 +4,30 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import HandContext, Result, Rule
-from audit.rules._draw import cards_text, received, unknown
-from schemas.findings import Severity
-from schemas.records import UNKNOWN_CARD, Action, Actor, Verb
+import numpy as np
 
-#: Lines that name a seat's final hand (a muck with its cards recorded is one).
+from audit.facts.context import Batch, Result, cards_text
+from audit.facts.view import HandView, Line
+from audit.rule import Rule
+from ingest.scan.layout import (
+    SEC_DRAW,
+    UNKNOWN_CODE,
+    V_DEALS,
+    V_DISCARDS,
+    V_MUCKS,
+    V_SHOWS,
+)
+from schemas.findings import Severity
+from schemas.records import UNKNOWN_CARD, Actor, Verb
+
 _FINAL = frozenset({Verb.SHOWS, Verb.MUCKS})
-#: The only lines ``_seat`` acts on: discards, cards received (``received``), final hands.
+
+
 _MATTER = (Verb.DISCARDS, Verb.DRAWS_FIFTH, Verb.DEALS, *_FINAL)
 
 
-def _own(a: Action) -> bool:
-    """A line about the seat's own cards: the seat's, or the dealer's dealing to it."""
+def _own(a: Line) -> bool:
     return (a.actor is Actor.SEAT or a.verb is Verb.DEALS) and a.seat is not None
-
-
-def _by_first_line(ctx: HandContext, lines: dict[int, list[Action]]) -> list[int]:
-    """The seats of ``lines`` in the order of their first own line of the whole hand
-    (antes, deal...), so findings come out in the same order as a scan of every line."""
-    if len(lines) < 2:
-        return list(lines)
-    first: dict[int, int] = {}
-    for a in ctx.record.actions:
-        seat = a.seat
-        if seat in lines and seat not in first and _own(a):
-            first[seat] = a.index
-            if len(first) == len(lines):
-                break
-    return sorted(lines, key=first.__getitem__)
 
 
 class DiscardTakenBack(Rule):
@@ -67,44 +62,72 @@ class DiscardTakenBack(Rule):
     source = "L-37"
     summary = "A card a seat discarded appears in its hand again."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        if not any(a.cards for a in ctx.actions_of(Verb.DISCARDS)):
-            return  # nothing discarded: nothing can come back, no ?? discard to doubt
-        lines: dict[int, list[Action]] = {}
-        for a in ctx.actions_of(*_MATTER):
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        a = ctx.actions
+        rows = ctx.rows(*_MATTER)
+        rows = rows[(a.actor[rows] == 0) | (a.verb[rows] == V_DEALS)]
+        keys = a.hand[rows].astype(np.int64) * 16 + a.seat[rows]
+        verb = a.verb[rows]
+        final = (verb == V_SHOWS) | (verb == V_MUCKS)
+        received = np.where(verb == V_DISCARDS, a.drawn_mask[rows],
+                            np.where((verb == V_DEALS) & (a.section[rows] < SEC_DRAW), 0,
+                                     a.cards_mask[rows]).astype(np.uint64))
+        thrown = np.zeros(len(ctx) * 16, dtype=np.uint64)
+        back = np.zeros(len(ctx) * 16, dtype=np.uint64)
+        named = np.zeros(len(ctx) * 16, dtype=bool)
+        discarding = verb == V_DISCARDS
+        np.bitwise_or.at(thrown, keys[discarding], a.cards_mask[rows[discarding]])
+        np.bitwise_or.at(back, keys, np.where(final, a.cards_mask[rows], received))
+        named[keys[final & (a.cards_count[rows] > 0)]] = True
+        unknown = np.uint64(1) << np.uint64(UNKNOWN_CODE)
+        suspects = ((thrown & back & ~unknown) != 0) | (((thrown & unknown) != 0) & named)
+        for hand in np.unique(np.flatnonzero(suspects) // 16).tolist():
+            yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        if not any(a.cards for a in view.lines_of(Verb.DISCARDS)):
+            return
+        lines: dict[int, list[Line]] = {}
+        for a in view.lines_of(*_MATTER):
             if _own(a):
                 lines.setdefault(a.seat, []).append(a)  # type: ignore[arg-type]  # _own
-        for seat in _by_first_line(ctx, lines):
-            yield from self._seat(ctx, seat, lines[seat])
+        first: dict[int, int] = {}
+        for a in view.lines:
+            if a.seat in lines and a.seat not in first and _own(a):
+                first[a.seat] = a.index
+        for seat in sorted(lines, key=first.__getitem__):
+            yield from self._seat(ctx, view, seat, lines[seat])
 
-    def _seat(self, ctx: HandContext, seat: int, own: list[Action]) -> Iterator[Result]:
+    def _seat(self, ctx: Batch, view: HandView, seat: int, own: list[Line]
+              ) -> Iterator[Result]:
         discarded: list[str] = []
-        hidden = False  # some discard was ??
+        hidden = False
         seen_drawn: list[str] = []
         reported: set[str] = set()
         for a in own:
             if a.verb is Verb.DISCARDS:
                 discarded.extend(c for c in a.cards or () if c != UNKNOWN_CARD)
-                hidden = hidden or unknown(a.cards or ())
+                hidden = hidden or UNKNOWN_CARD in (a.cards or ())
             if a.verb in _FINAL:
                 hand = a.cards or ()
                 back = [c for c in hand if c in discarded and c not in reported]
                 if not back and hidden and any(
                         c not in seen_drawn for c in hand if c != UNKNOWN_CARD):
                     yield ctx.unverifiable(
-                        f"seat {seat} discarded ?? cards; its final hand cannot be checked",
-                        seat=seat)
+                        view.hand, f"seat {seat} discarded ?? cards; its final hand cannot be "
+                        "checked", seat=seat)
                     continue
             else:
-                hand = received(a)
+                hand = a.received
                 seen_drawn.extend(hand)
                 back = [c for c in hand if c in discarded]
             if back:
                 reported.update(back)
                 yield ctx.finding(
+                    view.hand,
                     f"seat {seat} discarded {cards_text(back)} and "
                     + ("holds it again in its final hand " if a.verb in _FINAL
                        else "was dealt it again in ") + cards_text(hand),
-                    action=a, seat=seat, evidence={"cards": back, "hand": list(hand),
-                                                   "discarded": list(discarded)},
+                    action=a.row, seat=seat, evidence={"cards": back, "hand": list(hand),
+                                                       "discarded": list(discarded)},
                 )

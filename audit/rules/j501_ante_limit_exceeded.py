@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import Result, SequenceContext, SequenceRule, money
+import numpy as np
+
+from audit.facts.context import Result, money
+from audit.facts.sequence import Run
+from audit.rule import SequenceRule
 from schemas.findings import Severity
-from schemas.records import Verb
 
 
 class AnteLimitExceeded(SequenceRule):
@@ -44,21 +47,23 @@ class AnteLimitExceeded(SequenceRule):
     source = "R-JB 1, H-23.1"
     summary = "A deal past the house's limit of anted deals was anted."
 
-    def check(self, ctx: SequenceContext) -> Iterator[Result]:
+    def check(self, ctx: Run) -> Iterator[Result]:
         limit = ctx.profile.ante_limit
-        deal = ctx.current
-        if limit is None or deal.jackpot <= limit:
+        if limit is None:
             return
-        antes = [a for a in deal.actions if a.verb is Verb.ANTES and (a.amount or 0) > 0]
-        if not antes:
-            return
-        taken = sum(a.amount or 0 for a in antes)
-        seats = [a.seat for a in antes]
-        yield ctx.finding(
-            f"deal {deal.jackpot} of an unopened pot took {money(taken)} in antes from "
-            f"{len(seats)} seats; the house antes only the first {limit} deals",
-            action=antes[0],
-            evidence={"jackpot": deal.jackpot, "ante_limit": limit, "seats": seats,
-                      "antes_cents": taken,
-                      "previous": ctx.previous.hand_id if ctx.previous else None},
-        )
+        d = ctx.deals
+        flagged = ctx.in_sequence & (d.jackpot > limit) & (d.antes_count > 0)
+        for row in np.flatnonzero(flagged).tolist():
+            deal = ctx.deal(row)
+            seats = [deal.antes_seats >> (4 * k) & 15 for k in range(min(deal.antes_count, 16))]
+            previous = int(ctx.previous[row])
+            yield ctx.finding(
+                row,
+                f"deal {deal.jackpot} of an unopened pot took {money(deal.antes_total)} in "
+                f"antes from {len(seats)} seats; the house antes only the first {limit} deals",
+                line=deal.first_ante_line, index=deal.first_ante_index,
+                seat=deal.first_ante_seat or None,
+                evidence={"jackpot": deal.jackpot, "ante_limit": limit, "seats": seats,
+                          "antes_cents": deal.antes_total,
+                          "previous": ctx.labels.hand_id(previous) if previous >= 0 else None},
+            )

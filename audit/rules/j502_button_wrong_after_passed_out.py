@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
+
+from audit.facts.context import Result
+from audit.facts.sequence import Run
 from audit.profiles import PassedOutButton
-from audit.rule import Result, SequenceContext, SequenceRule
-from audit.rules._sequence import passed_out
+from audit.rule import SequenceRule
+from audit.rules._sequence import previous_row
 from schemas.findings import Severity
 
 
@@ -47,24 +51,27 @@ class ButtonWrongAfterPassedOut(SequenceRule):
     source = "R-JB 1, H-23.1, Foster"
     summary = "After a passed-out deal the button did not move, or moved where it should stay."
 
-    def check(self, ctx: SequenceContext) -> Iterator[Result]:
-        before, deal = ctx.previous, ctx.current
-        if before is None or not passed_out(before):  # a first deal has no button to follow
-            return
+    def check(self, ctx: Run) -> Iterator[Result]:
+        d, before = ctx.deals, previous_row(ctx)
+        after = (ctx.previous >= 0) & d.passed_out[before]
         moves = ctx.profile.passed_out_button is PassedOutButton.MOVES
-        if moves and deal.button == before.button:
-            message = (f"the button stayed on seat {deal.button} after passed-out deal "
-                       f"{before.hand_id}; the house moves it")
-        elif (not moves and deal.button != before.button
-              and before.button in deal.seat_numbers()):
-            message = (f"the button moved from seat {before.button} to seat {deal.button} "
-                       f"after passed-out deal {before.hand_id}; the house deals off the jack")
+        if moves:
+            flagged = after & (d.button == d.button[before])
         else:
-            return
-        yield ctx.finding(
-            message,
-            seat=deal.button,
-            line=deal.first_line or None,
-            evidence={"button": deal.button, "previous_button": before.button,
-                      "previous": before.hand_id, "house": ctx.profile.passed_out_button.value},
-        )
+            seated = ((d.seat_mask >> d.button[before].astype(np.int64)) & 1) != 0
+            flagged = after & (d.button != d.button[before]) & seated
+        for row in np.flatnonzero(flagged).tolist():
+            deal, prev = ctx.deal(row), ctx.deal(int(ctx.previous[row]))
+            previous = ctx.labels.hand_id(int(ctx.previous[row]))
+            if moves:
+                message = (f"the button stayed on seat {deal.button} after passed-out deal "
+                           f"{previous}; the house moves it")
+            else:
+                message = (f"the button moved from seat {prev.button} to seat {deal.button} "
+                           f"after passed-out deal {previous}; the house deals off the jack")
+            yield ctx.finding(
+                row, message, seat=deal.button, line=deal.first_line or None,
+                evidence={"button": deal.button, "previous_button": prev.button,
+                          "previous": previous,
+                          "house": ctx.profile.passed_out_button.value},
+            )

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import Result, SequenceContext, SequenceRule
+import numpy as np
+
+from audit.facts.context import Result
+from audit.facts.sequence import Run
+from audit.rule import SequenceRule
+from ingest.scan.layout import GAME_JACKS_OR_BETTER, OPENERS_ABSENT, OPENERS_CODE
 from schemas.findings import Severity
 from schemas.records import Game
+
+_OPENERS = {code: openers for openers, code in OPENERS_CODE.items()}
 
 
 class WrongOpenersRequirement(SequenceRule):
@@ -50,17 +57,24 @@ class WrongOpenersRequirement(SequenceRule):
     source = "L-31, L-32, Foster"
     summary = "The deal's Openers is not what the house progression gives for its Jackpot."
 
-    def check(self, ctx: SequenceContext) -> Iterator[Result]:
-        deal = ctx.current
-        if deal.game is not Game.JACKS_OR_BETTER or deal.openers is None:
-            return
-        expected = ctx.profile.openers_for(deal.jackpot, deal.game)
-        if deal.openers is expected:
-            return
-        yield ctx.finding(
-            f"deal {deal.jackpot} of the pot was played with Openers {deal.openers.value}; "
-            f"the house ({ctx.profile.name}) requires {expected.value}",
-            line=deal.first_line or None,
-            evidence={"jackpot": deal.jackpot, "openers": deal.openers.value,
-                      "expected": expected.value, "profile": ctx.profile.name},
-        )
+    def check(self, ctx: Run) -> Iterator[Result]:
+        d = ctx.deals
+        profile = ctx.profile
+        jackpots = np.unique(d.jackpot)
+        codes = {int(j): OPENERS_CODE[profile.openers_for(int(j), Game.JACKS_OR_BETTER)]
+                 for j in jackpots.tolist()}
+        expected = np.array([codes[int(j)] for j in jackpots.tolist()], dtype=np.int64)
+        want = expected[np.searchsorted(jackpots, d.jackpot)] if len(d) else d.openers
+        flagged = (ctx.in_sequence & (d.game == GAME_JACKS_OR_BETTER)
+                   & (d.openers != OPENERS_ABSENT) & (d.openers != want))
+        for row in np.flatnonzero(flagged).tolist():
+            deal = ctx.deal(row)
+            openers, wanted = _OPENERS[deal.openers], _OPENERS[codes[deal.jackpot]]
+            yield ctx.finding(
+                row,
+                f"deal {deal.jackpot} of the pot was played with Openers {openers.value}; "
+                f"the house ({profile.name}) requires {wanted.value}",
+                line=deal.first_line or None,
+                evidence={"jackpot": deal.jackpot, "openers": openers.value,
+                          "expected": wanted.value, "profile": profile.name},
+            )

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import Result, SequenceContext, SequenceRule, money
-from audit.rules._sequence import carried_forward, misdealt
+import numpy as np
+
+from audit.facts.context import Result, money
+from audit.facts.sequence import Run
+from audit.rule import SequenceRule
+from audit.rules._sequence import previous_row
 from schemas.findings import Severity
 
 
@@ -40,24 +44,25 @@ class CarriedChipsLostOrInvented(SequenceRule):
     source = "L-29, R-JB 2"
     summary = "Carried is not the chips the previous deal of the table left in the pot."
 
-    def check(self, ctx: SequenceContext) -> Iterator[Result]:
-        before, deal = ctx.previous, ctx.current
-        if before is None:
-            return  # a table's first deal: what was left before it is not in the input
-        left = carried_forward(before)
-        if deal.carried == left:
-            return
-        how = "lost" if deal.carried < left else "invented"
-        if misdealt(before):
-            why = f"misdealt deal {before.hand_id} carried {money(left)}"
-        elif before.carried_out is not None:
-            why = f"passed-out deal {before.hand_id} left {money(left)}"
-        else:
-            why = f"the previous deal {before.hand_id} was played out and left nothing"
-        yield ctx.finding(
-            f"Carried is {money(deal.carried)} but {why}: "
-            f"{money(abs(deal.carried - left))} {how}",
-            line=deal.first_line or None,
-            evidence={"carried_cents": deal.carried, "expected_cents": left,
-                      "difference_cents": deal.carried - left, "previous": before.hand_id},
-        )
+    def check(self, ctx: Run) -> Iterator[Result]:
+        d, before = ctx.deals, previous_row(ctx)
+        flagged = (ctx.previous >= 0) & (d.carried != d.carried_forward[before])
+        for row in np.flatnonzero(flagged).tolist():
+            deal, prev = ctx.deal(row), ctx.deal(int(ctx.previous[row]))
+            previous = ctx.labels.hand_id(int(ctx.previous[row]))
+            left = prev.carried_forward
+            how = "lost" if deal.carried < left else "invented"
+            if prev.misdealt:
+                why = f"misdealt deal {previous} carried {money(left)}"
+            elif prev.carried_out >= 0:
+                why = f"passed-out deal {previous} left {money(left)}"
+            else:
+                why = f"the previous deal {previous} was played out and left nothing"
+            yield ctx.finding(
+                row,
+                f"Carried is {money(deal.carried)} but {why}: "
+                f"{money(abs(deal.carried - left))} {how}",
+                line=deal.first_line or None,
+                evidence={"carried_cents": deal.carried, "expected_cents": left,
+                          "difference_cents": deal.carried - left, "previous": previous},
+            )

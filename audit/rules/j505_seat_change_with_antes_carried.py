@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import Result, SequenceContext, SequenceRule, money
-from audit.rules._sequence import anchor, carried_forward, seat_of_player
+import numpy as np
+
+from audit.facts.context import Result, money
+from audit.facts.sequence import Run
+from audit.rule import SequenceRule
+from audit.rules._sequence import pair_keys, previous_row, seat_anchor
 from schemas.findings import Severity
 
 
@@ -37,26 +41,39 @@ class SeatChangeWithAntesCarried(SequenceRule):
     source = "R-DH 10"
     summary = "A player changed seat between deals while antes or forfeited money were carried."
 
-    def check(self, ctx: SequenceContext) -> Iterator[Result]:
-        before, deal = ctx.previous, ctx.current
-        if before is None:
-            return  # a table's first deal: no earlier seating to compare with
-        carried = carried_forward(before)
-        if not carried:
-            return
-        old = seat_of_player(before)
-        moves = [(player, old[player], seat) for player, seat in seat_of_player(deal).items()
-                 if player in old and old[player] != seat]
+    def check(self, ctx: Run) -> Iterator[Result]:
+        d, s = ctx.deals, ctx.seats
+        before = previous_row(ctx)
+        carried = (ctx.previous >= 0) & (d.carried_forward[before] != 0)
+        # Seats of those deals whose player sat elsewhere in the deal before.
+        rows = np.flatnonzero(carried[s.deal])
+        mine = pair_keys(before[s.deal[rows]], s.player[rows])
+        theirs = pair_keys(s.deal, s.player)
+        order = np.argsort(theirs)
+        at = np.clip(np.searchsorted(theirs[order], mine), 0, max(len(order) - 1, 0))
+        match = order[at] if len(order) else at
+        moved = ((theirs[match] == mine) & (s.player[match] == s.player[rows])
+                 & (s.seat[match] != s.seat[rows])) if len(order) else np.zeros(0, bool)
+        for row in np.unique(s.deal[rows[moved]]).tolist():
+            yield from self._deal(ctx, row)
+
+    @staticmethod
+    def _deal(ctx: Run, row: int) -> Iterator[Result]:
+        prev_row = int(ctx.previous[row])
+        deal, prev = ctx.deal(row), ctx.deal(prev_row)
+        old = {s.player: s.seat for s in ctx.seats_of(prev_row)}
+        seats = ctx.seats_of(row)
+        moves = [(s, old[s.player]) for s in seats if s.player in old and old[s.player] != s.seat]
         if not moves:
             return
-        seat = moves[0][2]
-        listed = ", ".join(f"{p} from seat {a} to seat {b}" for p, a, b in moves)
-        action, line = anchor(deal, seat)
+        player = ctx.labels.player_id
+        named = [(player(row, s.seat), was, s.seat) for s, was in moves]
+        listed = ", ".join(f"{p} from seat {a} to seat {b}" for p, a, b in named)
+        previous = ctx.labels.hand_id(prev_row)
+        line, index = seat_anchor(ctx, deal, moves[0][0])
         yield ctx.finding(
-            f"{listed} while {money(carried)} was carried from deal {before.hand_id}",
-            action=action,
-            seat=seat,
-            line=line,
-            evidence={"moves": [{"player": p, "from": a, "to": b} for p, a, b in moves],
-                      "carried_cents": carried, "previous": before.hand_id},
+            row, f"{listed} while {money(prev.carried_forward)} was carried from deal {previous}",
+            line=line, index=index, seat=moves[0][0].seat,
+            evidence={"moves": [{"player": p, "from": a, "to": b} for p, a, b in named],
+                      "carried_cents": prev.carried_forward, "previous": previous},
         )

@@ -4,40 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.replay import Replay
-from audit.rule import Result, SequenceContext, SequenceRule, money
-from audit.rules._sequence import anchor, carried_forward, dealt_in, forfeited
+import numpy as np
+
+from audit.facts.context import Result, money
+from audit.facts.sequence import Run
+from audit.rule import SequenceRule
+from audit.rules._sequence import previous_row, seat_anchor
 from schemas.findings import Severity
-from schemas.records import Verb
-
-_DECLARING = (Verb.OPENS, Verb.DECLARES_OPENERS)
-
-
-def _declared_all_in(replay: Replay, seat: int) -> int | None:
-    """The line where the seat opened (or declared openers) all-in, if it did.
-
-    R-JB 5 bars only that opener: a false opener that went all-in later, calling
-    after the draw, opened with chips behind it and may play on like any other player.
-    """
-    return next((step.action.line for step in replay.steps
-                 if step.action.verb in _DECLARING and step.action.seat == seat
-                 and (step.action.all_in or step.all_in)), None)
 
 
 class IneligiblePlayerDealtIn(SequenceRule):
     """Flags a player dealt into a carried pot it has no right to play.
 
     What it does:
-        Two cases, judged against the deal just before at the table when that deal
-        left chips in the pot. A player who falsely opened there while all-in (for
-        the ante) is barred until the pot is won: dealing it in now is flagged. And
-        while that deal left forfeited money in the pot (a false opener's chips, a
-        penalty, the bets of a hand ruled dead), a player who was not dealt into it
-        (a newcomer, or one who sat it out) may not join. A carried pot of antes alone
-        bars nobody: a newcomer may pay the ante and be dealt in. One finding per
-        deal, on the first line of the first ineligible seat, listing them all. Only
-        the deal just before is seen: forfeited money carried in from an earlier deal,
-        and a bar older than one deal, are not followed.
+        Two cases, judged against every earlier deal of the pot the table carries: the
+        deals before this one, back to the last pot that was won. A player who falsely
+        opened in one of them while all-in (for the ante) is barred until the pot is
+        won: dealing it in now is flagged. And while forfeited money is in the carried
+        pot (a false opener's chips, a penalty, the bets of a hand ruled dead), a player
+        who was not dealt into the deal it was forfeited in (a newcomer, or one who sat
+        it out) may not join, however many deals later. A carried pot of antes alone
+        bars nobody: a newcomer may pay the ante and be dealt in, and once the pot is
+        won everyone may play again. One finding per deal, on the first line of the
+        first ineligible seat, listing them all.
 
     Why it matters:
         Forfeited money belongs to the players of the hand it was lost in; an outsider
@@ -65,44 +54,77 @@ class IneligiblePlayerDealtIn(SequenceRule):
     source = "R-JB 5, R-DH 11"
     summary = "A barred all-in false opener, or a newcomer to forfeited money, was dealt in."
 
-    def check(self, ctx: SequenceContext) -> Iterator[Result]:
-        before, deal, replay = ctx.previous, ctx.current, ctx.previous_replay
-        if before is None or replay is None:
-            return  # a table's first deal: who was in the carried pot is not in the input
-        carried = carried_forward(before)
-        if not carried:
-            return
-        lost = forfeited(before, replay)
-        earlier = replay.seats
-        barred = {s.player_id: line for n, s in earlier.items()
-                  if s.false_opener and (line := _declared_all_in(replay, n)) is not None}
-        involved = {earlier[n].player_id for n in dealt_in(before) if n in earlier}
-        offenders: list[tuple[int, str, str]] = []
-        for seat in deal.seats:
-            if seat.seat not in dealt_in(deal):
+    def check(self, ctx: Run) -> Iterator[Result]:
+        d, s = ctx.deals, ctx.seats
+        before = previous_row(ctx)
+        carried = (ctx.previous >= 0) & (d.carried_forward[before] != 0)
+        # A deal whose pot carries what bars a player: forfeited money, or an all-in
+        # false opener. Carried forward along the table's deals until a pot is won.
+        bars = np.zeros(len(d), dtype=np.bool_)
+        np.logical_or.at(bars, s.deal, s.false_opener & (s.all_in_declaration_line >= 0))
+        source = (d.forfeited > 0) | bars
+        live = carried & source[before]
+        while True:
+            more = carried & (source[before] | live[before])
+            if (more == live).all():
+                break
+            live = more
+        for row in np.flatnonzero(live).tolist():
+            yield from self._deal(ctx, row)
+
+    @staticmethod
+    def _carried(ctx: Run, row: int) -> list[int]:
+        """The earlier deals of the pot carried into ``row``, latest first."""
+        chain: list[int] = []
+        p = int(ctx.previous[row])
+        while p >= 0 and ctx.deals.carried_forward[p] != 0:
+            chain.append(p)
+            p = int(ctx.previous[p])
+        return chain
+
+    @classmethod
+    def _deal(cls, ctx: Run, row: int) -> Iterator[Result]:
+        chain = cls._carried(ctx, row)
+        prev_row = chain[0]
+        deal, prev = ctx.deal(row), ctx.deal(prev_row)
+        barred: dict[int, int] = {}  # player -> the line where it falsely opened all-in
+        forfeiting: list[tuple[int, set[int]]] = []  # (deal, its players dealt in)
+        for earlier in chain:
+            seats = ctx.seats_of(earlier)
+            for s in seats:
+                if s.false_opener and s.all_in_declaration_line >= 0:
+                    barred.setdefault(s.player, s.all_in_declaration_line)
+            if ctx.deals.forfeited[earlier] > 0:
+                forfeiting.append((earlier, {s.player for s in seats if s.dealt_in}))
+        lost = int(sum(int(ctx.deals.forfeited[e]) for e in chain))
+        offenders = []
+        for seat in ctx.seats_of(row):
+            if not seat.dealt_in:
                 continue
-            if seat.player_id in barred:
-                offenders.append((seat.seat, seat.player_id, "falsely opened all-in"))
-            elif lost and seat.player_id not in involved:
-                offenders.append((seat.seat, seat.player_id, "was not in that deal"))
+            if seat.player in barred:
+                offenders.append((seat, "falsely opened all-in"))
+                continue
+            missed = [e for e, involved in forfeiting if seat.player not in involved]
+            if missed:
+                offenders.append((seat, "was not in that deal" if missed[0] == prev_row else
+                                  f"was not in deal {ctx.labels.hand_id(missed[0])}, where "
+                                  f"{money(int(ctx.deals.forfeited[missed[0]]))} was forfeited"))
         if not offenders:
             return
-        first = offenders[0][0]
-        listed = ", ".join(f"seat {n} ({p}, {why})" for n, p, why in offenders)
-        action, line = anchor(deal, first)
-        own = [a.line for n, _, _ in offenders if (a := anchor(deal, n)[0]) is not None]
+        player = ctx.labels.player_id
+        named = [(s.seat, player(row, s.seat), why) for s, why in offenders]
+        listed = ", ".join(f"seat {n} ({p}, {why})" for n, p, why in named)
+        previous = ctx.labels.hand_id(prev_row)
+        line, index = seat_anchor(ctx, deal, offenders[0][0])
+        own = [seat_anchor(ctx, deal, s)[0] for s, _ in offenders]
+        carried = prev.carried_forward
         yield ctx.finding(
-            f"dealt in while {money(carried)} from deal {before.hand_id} was carried"
+            row, f"dealt in while {money(carried)} from deal {previous} was carried"
             + (f" ({money(lost)} of it forfeited)" if lost else "") + f": {listed}",
-            action=action,
-            seat=first,
-            line=line,
-            lines=own,
-            evidence={"seats": [n for n, _, _ in offenders],
-                      "players": [p for _, p, _ in offenders],
-                      "reasons": [why for _, _, why in offenders],
-                      "carried_cents": carried, "forfeited_cents": lost,
-                      "previous": before.hand_id,
-                      "false_open_lines": sorted({barred[p] for _, p, _ in offenders
-                                                  if p in barred})},
+            line=line, index=index, seat=named[0][0], lines=own,
+            evidence={"seats": [n for n, _, _ in named], "players": [p for _, p, _ in named],
+                      "reasons": [why for _, _, why in named],
+                      "carried_cents": carried, "forfeited_cents": lost, "previous": previous,
+                      "false_open_lines": sorted({barred[s.player] for s, _ in offenders
+                                                  if s.player in barred})},
         )

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import Result, SequenceContext, SequenceRule, money
-from audit.rules._sequence import dealt_in, first_line_after_antes, passed_out
+import numpy as np
+
+from audit.facts.context import Result, money
+from audit.facts.sequence import Run
+from audit.rule import SequenceRule
+from audit.rules._sequence import previous_row
 from schemas.findings import Severity
-from schemas.records import Verb
 
 
 class MissingAnteOrFattener(SequenceRule):
@@ -50,49 +53,64 @@ class MissingAnteOrFattener(SequenceRule):
     source = "R-JB 1, Foster"
     summary = "A seat dealt in did not ante in full (or fatten) without being all-in."
 
-    def check(self, ctx: SequenceContext) -> Iterator[Result]:
-        deal = ctx.current
-        limit = ctx.profile.ante_limit
-        if limit is not None and deal.jackpot > limit:
-            return  # past the house's limit of antes none is due (antes there are J501's)
+    def check(self, ctx: Run) -> Iterator[Result]:
+        profile = ctx.profile
+        limit, fattening = profile.ante_limit, profile.fattening
+        d, s = ctx.deals, ctx.seats
+        before = previous_row(ctx)
+        judged = ctx.in_sequence.copy()
+        if limit is not None:
+            judged &= d.jackpot <= limit
+        fattened = (fattening is not None) & (ctx.previous >= 0) & d.passed_out[before]
+        due = np.where(fattened, np.maximum(d.ante, fattening or 0), d.ante)
+        owing = np.maximum(d.ante, fattening or 0)
+        deal = s.deal
+        short = s.dealt_in & (s.ante < np.minimum(due[deal], s.stack)) & (due[deal] > 0)
+        unsure = (s.dealt_in & (s.ante < np.minimum(owing[deal], s.stack)) & (owing[deal] > 0)
+                  & (ctx.previous[deal] == -1) & (d.jackpot[deal] > 1))
+        if fattening is None:
+            unsure[:] = False
+        rows = np.union1d(deal[short], deal[unsure])
+        for row in rows[judged[rows]].tolist():
+            yield from self._deal(ctx, row, int(due[row]), bool(fattened[row]))
+
+    @staticmethod
+    def _deal(ctx: Run, row: int, due: int, fattened: bool) -> Iterator[Result]:
+        deal = ctx.deal(row)
         fattening = ctx.profile.fattening
-        before = ctx.previous
-        fattened = fattening is not None and before is not None and passed_out(before)
-        due = max(deal.ante, fattening or 0) if fattened else deal.ante
-        short = _short(ctx, due)
+        seats = sorted((s for s in ctx.seats_of(row) if s.dealt_in), key=lambda s: s.seat)
+
+        def short_of(amount: int) -> list[object]:
+            if amount <= 0:
+                return []
+            return [s for s in seats if s.ante < min(amount, s.stack)]
+
+        short = short_of(due)
+        prev_row = int(ctx.previous[row])
         if not short:
-            # A first deal with Jackpot above 1 may follow a passed-out deal the input
-            # lacks: its fattener is unknown, said only where it would change the verdict.
-            if (before is None and fattening is not None and deal.jackpot > 1
-                    and (owing := _short(ctx, max(deal.ante, fattening)))):
-                yield ctx.unverifiable(
-                    f"deal {deal.jackpot} of the pot is the table's first in the input: "
-                    f"whether seats {', '.join(map(str, owing))} owed the {money(fattening)} "
-                    "fattener needs the previous deal", seat=owing[0])
+            if prev_row < 0 and fattening is not None and deal.jackpot > 1:
+                owing = short_of(max(deal.ante, fattening))
+                if owing:
+                    yield ctx.unverifiable(
+                        row, f"deal {deal.jackpot} of the pot is the table's first in the input: "
+                        f"whether seats {', '.join(str(s.seat) for s in owing)} owed the "  # type: ignore[attr-defined]
+                        f"{money(fattening)} fattener needs the previous deal",
+                        seat=owing[0].seat)  # type: ignore[attr-defined]
             return
-        replay = ctx.current_replay
-        lines = {a.seat: a for a in deal.actions if a.verb is Verb.ANTES}
-        # A short ante line is the fault itself; a missing one shows when play goes on.
-        where = next((lines[n] for n in short if n in lines), None) or first_line_after_antes(deal)
+        where = next((s for s in short if s.ante_index >= 0), None)  # type: ignore[attr-defined]
         what = "fattener" if fattened else "ante"
-        listed = ", ".join(f"seat {n} {money(replay.seats[n].ante)}" for n in short)
+        listed = ", ".join(f"seat {s.seat} {money(s.ante)}" for s in short)  # type: ignore[attr-defined]
+        if where is not None:
+            line, index = where.ante_line, where.ante_index  # type: ignore[attr-defined]
+        elif deal.after_antes_index >= 0:
+            line, index = deal.after_antes_line, deal.after_antes_index
+        else:
+            line, index = deal.first_line or None, None
         yield ctx.finding(
-            f"{what} of {money(due)} not paid in full: {listed}",
-            action=where,
-            seat=short[0],
-            line=None if where is not None else deal.first_line or None,
-            evidence={"due_cents": due, "fattened": fattened, "seats": short,
-                      "paid_cents": {n: replay.seats[n].ante for n in short},
-                      "previous": before.hand_id if before else None},
+            row, f"{what} of {money(due)} not paid in full: {listed}",
+            line=line, index=index, seat=short[0].seat,  # type: ignore[attr-defined]
+            evidence={"due_cents": due, "fattened": fattened,
+                      "seats": [s.seat for s in short],  # type: ignore[attr-defined]
+                      "paid_cents": {s.seat: s.ante for s in short},  # type: ignore[attr-defined]
+                      "previous": ctx.labels.hand_id(prev_row) if prev_row >= 0 else None},
         )
-
-
-def _short(ctx: SequenceContext, due: int) -> list[int]:
-    """Seats dealt in that anted less than ``due`` without anteing all they had."""
-    if due <= 0:
-        return []
-    deal, replay = ctx.current, ctx.current_replay
-    stacks = {s.seat: s.stack for s in deal.seats}
-    # A seat with fewer chips than the ante owes all it has; all-in for less is legal.
-    return [n for n in sorted(dealt_in(deal))
-            if n in replay.seats and replay.seats[n].ante < min(due, stacks.get(n, 0))]

@@ -4,21 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.replay import Replay
-from audit.rule import Result, SequenceContext, SequenceRule, money
+import numpy as np
+
+from audit.facts.context import Result, money
+from audit.facts.sequence import Run
+from audit.rule import SequenceRule
+from audit.rules._sequence import previous_row
 from schemas.findings import Severity
-from schemas.records import Action, HandRecord, Section, Verb
-
-#: Where a false opener is found "at the showdown" rather than before the draw (O205's).
-_AFTER_THE_DRAW = frozenset({Section.DRAW, Section.AFTER_DRAW, Section.SHOWDOWN, Section.RESULT})
-
-
-def found_unproven(record: HandRecord, replay: Replay) -> Action | None:
-    """The floor's false-openers ruling on the deal's opener once the draw had begun."""
-    opener = replay.original_opener
-    return next((a for a in record.actions
-                 if a.verb is Verb.FALSE_OPENERS and a.seat == opener
-                 and a.section in _AFTER_THE_DRAW), None)
 
 
 class UnprovenOpenerNotPenalised(SequenceRule):
@@ -65,53 +57,65 @@ class UnprovenOpenerNotPenalised(SequenceRule):
     source = "L-33"
     summary = "An opener found without openers at the showdown was not penalised as L-33 says."
 
-    def check(self, ctx: SequenceContext) -> Iterator[Result]:
+    def check(self, ctx: Run) -> Iterator[Result]:
         profile = ctx.profile
+        d = ctx.deals
+        found = ctx.in_sequence & (d.found_unproven_index >= 0)
         if profile.unproven_opener_penalty_antes:
-            yield from self._penalty(ctx)
+            for row in np.flatnonzero(found).tolist():
+                yield from self._penalty(ctx, row)
         if profile.unproven_opener_rejackpot:
-            yield from self._next_jackpot(ctx)
+            before = previous_row(ctx)
+            after = (ctx.previous >= 0) & found[before]
+            carried_on = (d.carried_out[before] >= 0) & (d.jackpot == d.jackpot[before] + 1)
+            for row in np.flatnonzero(after & ~carried_on).tolist():
+                yield from self._next_jackpot(ctx, row)
 
     @staticmethod
-    def _penalty(ctx: SequenceContext) -> Iterator[Result]:
+    def _opener(ctx: Run, row: int) -> object | None:
+        deal = ctx.deal(row)
+        return next((s for s in ctx.seats_of(row) if s.seat == deal.original_opener), None)
+
+    @classmethod
+    def _penalty(cls, ctx: Run, row: int) -> Iterator[Result]:
         """The double ante, paid in the deal where the floor found the opener out."""
-        deal, replay = ctx.current, ctx.current_replay
-        found = found_unproven(deal, replay)
-        seat = replay.seat(replay.original_opener)
-        if found is None or seat is None:
+        deal = ctx.deal(row)
+        seat = cls._opener(ctx, row)
+        if seat is None:
             return
         due = ctx.profile.unproven_opener_penalty_antes * deal.ante
-        if seat.penalties >= due:
+        paid = seat.penalties  # type: ignore[attr-defined]
+        if paid >= due:
             return
-        opened = replay.opens_index
+        n = seat.seat  # type: ignore[attr-defined]
+        player = ctx.labels.player_id(row, n)
         yield ctx.finding(
-            f"seat {seat.seat} ({seat.player_id}) was found without openers after the draw "
-            f"and paid {money(seat.penalties)} of the {money(due)} penalty",
-            action=found, seat=seat.seat,
-            lines=[deal.actions[opened].line if opened is not None else None],
-            evidence={"opener": seat.seat, "player": seat.player_id,
-                      "penalty_due_cents": due, "penalty_paid_cents": seat.penalties},
+            row, f"seat {n} ({player}) was found without openers after the draw and paid "
+            f"{money(paid)} of the {money(due)} penalty",
+            line=deal.found_unproven_line, index=deal.found_unproven_index, seat=n,
+            lines=[deal.opens_line if deal.opens_line >= 0 else None],
+            evidence={"opener": n, "player": player, "penalty_due_cents": due,
+                      "penalty_paid_cents": paid},
         )
 
-    @staticmethod
-    def _next_jackpot(ctx: SequenceContext) -> Iterator[Result]:
+    @classmethod
+    def _next_jackpot(cls, ctx: Run, row: int) -> Iterator[Result]:
         """The deal after it: the next jack-pot of the carried pot."""
-        before, deal, replay = ctx.previous, ctx.current, ctx.previous_replay
-        if before is None or replay is None:
-            return  # a table's first deal: the deal before is not in the input
-        found = found_unproven(before, replay)
-        seat = replay.seat(replay.original_opener)
-        if found is None or seat is None:
+        prev_row = int(ctx.previous[row])
+        deal, prev = ctx.deal(row), ctx.deal(prev_row)
+        seat = cls._opener(ctx, prev_row)
+        if seat is None:
             return
-        if before.carried_out is not None and deal.jackpot == before.jackpot + 1:
-            return
+        n = seat.seat  # type: ignore[attr-defined]
+        player = ctx.labels.player_id(prev_row, n)
+        previous = ctx.labels.hand_id(prev_row)
         yield ctx.finding(
-            f"seat {seat.seat} ({seat.player_id}) was found without openers after the draw "
-            f"on {before.hand_id}, but this deal is Jackpot {deal.jackpot}, not the next "
-            f"jack-pot ({before.jackpot + 1}) of a carried pot",
+            row, f"seat {n} ({player}) was found without openers after the draw on {previous}, "
+            f"but this deal is Jackpot {deal.jackpot}, not the next jack-pot "
+            f"({prev.jackpot + 1}) of a carried pot",
             line=deal.first_line or None,
-            evidence={"previous": before.hand_id, "opener": seat.seat,
-                      "player": seat.player_id, "ruling_line": found.line,
-                      "jackpot": deal.jackpot, "expected_jackpot": before.jackpot + 1,
-                      "carried_out_cents": before.carried_out},
+            evidence={"previous": previous, "opener": n, "player": player,
+                      "ruling_line": prev.found_unproven_line, "jackpot": deal.jackpot,
+                      "expected_jackpot": prev.jackpot + 1,
+                      "carried_out_cents": prev.carried_out if prev.carried_out >= 0 else None},
         )

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import HandContext, Result, Rule
+import numpy as np
+
+from audit.facts.context import Batch, Result
+from audit.facts.tables import Known
+from audit.facts.view import HandView
+from audit.rule import Rule
 from audit.rules._openers import (
-    Known,
+    YES,
     after_before_draw,
     dealt_text,
-    had_openers,
-    judged,
+    hands_of,
+    opener_rows,
     opening_lines,
+    required,
     ruled_false_after,
 )
 from schemas.findings import Severity
@@ -63,31 +69,38 @@ class FalseOpenersNotCaught(Rule):
     source = "R-JB 1, H-23.1, L-30, Foster"
     summary = "A seat opened without openers and the floor never ruled false openers."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        if not judged(ctx):
-            return
-        replay = ctx.replay
-        actions = ctx.record.actions
-        minimum = ctx.openers_required.value
-        for index, seat in opening_lines(replay):
-            if ruled_false_after(replay, seat, index) is not None:
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        opener = opener_rows(ctx, ctx.hands.original_opener)
+        held = np.where(opener >= 0, ctx.seats.had_openers[np.maximum(opener, 0)], YES)
+        doubtful = np.flatnonzero(ctx.judged & (ctx.hands.opens_index >= 0) & (held != YES))
+        declared = hands_of(ctx, ctx.rows(Verb.DECLARES_OPENERS))
+        for hand in np.union1d(doubtful, declared).tolist():
+            yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        lines = view.lines
+        minimum = required(view).value
+        for index, seat in opening_lines(view):
+            if ruled_false_after(view, seat, index) is not None:
                 continue
-            opened = actions[index]
+            opened = lines[index]
             how = "declared openers" if opened.verb is Verb.DECLARES_OPENERS else "opened"
-            held = had_openers(ctx, seat)
+            held = view.seats[seat].had_openers
             if held is Known.UNKNOWN:
-                yield ctx.unverifiable(f"seat {seat} {how} with unrecorded cards", seat=seat)
+                yield ctx.unverifiable(view.hand, f"seat {seat} {how} with unrecorded cards",
+                                       seat=seat)
                 continue
             if held is Known.YES:
                 continue
-            went_on = next((a for a in actions[index + 1:] if after_before_draw(a)), None)
+            went_on = next((a for a in lines[index + 1:] if after_before_draw(a)), None)
             yield ctx.finding(
-                f"seat {seat} {how} without {minimum} (dealt {dealt_text(replay, seat)}) "
+                view.hand,
+                f"seat {seat} {how} without {minimum} (dealt {dealt_text(view, seat)}) "
                 f"and no false-openers ruling followed",
                 seat=seat,
-                action=went_on,
-                line=None if went_on is not None else ctx.record.result_line,
+                action=went_on.row if went_on is not None else None,
+                line=None if went_on is not None else view.result_line,
                 lines=[opened.line],
-                evidence={"dealt": list(replay.dealt_hand(seat) or ()), "openers": minimum,
+                evidence={"dealt": list(view.seats[seat].dealt_hand or ()), "openers": minimum,
                           "opened_line": opened.line},
             )

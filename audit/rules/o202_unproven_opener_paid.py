@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import HandContext, Result, Rule, money
-from audit.rules._openers import Known, judged, proof
+import numpy as np
+
+from audit.facts.context import Batch, Result, money
+from audit.facts.tables import Known
+from audit.facts.view import HandView
+from audit.rule import Rule
+from audit.rules._openers import (
+    YES,
+    collections,
+    opener_rows,
+    openers_shown,
+    required,
+)
 from schemas.findings import Severity
 
 
@@ -51,29 +62,35 @@ class UnprovenOpenerPaid(Rule):
     source = "R-JB 3, H-23.4, L-33"
     summary = "The opener collected chips without showing openers."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        if not judged(ctx):
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        opener = opener_rows(ctx, ctx.hands.opener)
+        safe = np.maximum(opener, 0)
+        doubtful = ((opener >= 0) & (ctx.seats.proof[safe] != YES)
+                    & (ctx.seats.collected[safe] != 0) & ctx.judged)
+        for hand in np.flatnonzero(doubtful).tolist():
+            yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        seat = view.row.opener
+        paid = [(i, amount) for i, s, amount, _ in collections(view) if s == seat and amount > 0]
+        if not paid:
             return
-        replay = ctx.replay
-        seat = replay.opener
-        paid = [(i, amount) for i, s, amount, _ in replay.collections if s == seat and amount > 0]
-        if seat is None or not paid:
-            return
-        shown = proof(ctx, seat)
+        shown = view.seats[seat].proof
         if shown is Known.YES:
             return
+        minimum = required(view).value
         if shown is Known.UNKNOWN:
-            yield ctx.unverifiable(f"seat {seat}'s proof of openers has unrecorded cards",
-                                   seat=seat)
+            yield ctx.unverifiable(view.hand, f"seat {seat}'s proof of openers has unrecorded "
+                                   "cards", seat=seat)
             return
         first, _ = paid[0]
         total = sum(amount for _, amount in paid)
         yield ctx.finding(
-            f"opener seat {seat} collected {money(total)} without showing "
-            f"{ctx.openers_required.value} or better",
-            action=ctx.record.actions[first],
-            lines=[ctx.record.actions[replay.opens_index].line
-                   if replay.opens_index is not None else None],
-            evidence={"collected_cents": total, "openers": ctx.openers_required.value,
-                      "openers_shown": [list(c) for c in replay.seats[seat].openers_shown]},
+            view.hand,
+            f"opener seat {seat} collected {money(total)} without showing {minimum} or better",
+            action=view.lines[first].row,
+            lines=[view.lines[view.row.opens_index].line if view.row.opens_index >= 0
+                   else None],
+            evidence={"collected_cents": total, "openers": minimum,
+                      "openers_shown": openers_shown(view, seat)},
         )

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from audit.facts.context import Batch, Result, money
+from audit.facts.view import HandView
 from audit.profiles import FalseOpenerStyle
-from audit.rule import HandContext, Result, Rule, money
-from audit.rules._openers import before_draw_complete, judged
+from audit.rule import Rule
+from audit.rules._openers import (
+    WAGERS,
+    before_draw_complete,
+    declarations,
+    false_openers,
+    hands_of,
+)
 from schemas.findings import Severity
 from schemas.records import Actor, Verb
-
-_WAGERS = frozenset({Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES})
 
 
 class IllegalOpenerWithdrawal(Rule):
@@ -56,40 +62,38 @@ class IllegalOpenerWithdrawal(Rule):
     source = "R-JB 2, R-JB 6, H-23.2, H-23.6"
     summary = "The opener took back its opening bet, or a bet after the action closed."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        if not judged(ctx):
-            return
-        replay = ctx.replay
-        opener = replay.original_opener
-        if opener is None or not any(a.verb is Verb.WITHDRAWS for a in ctx.record.actions):
-            return
-        openers = {opener, *(s for _, s in replay.declarations)}
-        first_bet = replay.steps[replay.opens_index or 0].chips
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        for hand in hands_of(ctx, ctx.rows(Verb.WITHDRAWS)).tolist():
+            if ctx.hands.original_opener[hand]:
+                yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        opener = view.row.original_opener
+        openers = {opener, *(s for _, s in declarations(view))}
+        first_bet = view.lines[max(view.row.opens_index, 0)].chips
         forfeits = ctx.profile.false_opener is not FalseOpenerStyle.DEAD_HAND_REFUND
-        false_seats = {s for _, s in replay.false_openers}
-        complete = before_draw_complete(replay)
-        bets = {seat: 0 for seat in openers}
-        for step in replay.steps:
-            a = step.action
+        false_seats = {s for _, s in false_openers(view)}
+        complete = before_draw_complete(view)
+        bets = dict.fromkeys(openers, 0)
+        for a in view.lines:
             if a.seat not in openers or a.actor is not Actor.SEAT:
                 continue
-            if a.verb in _WAGERS:
-                bets[a.seat] += step.chips
+            if a.verb in WAGERS:
+                bets[a.seat] += a.chips
             if a.verb is not Verb.WITHDRAWS:
                 continue
-            taken = -step.chips
+            taken = -a.chips
             bets[a.seat] -= taken
             if forfeits and a.seat in false_seats:
                 why = "a false opener forfeits every chip it put in"
-            elif step.index >= complete:
+            elif a.index >= complete:
                 why = "the action before the draw was complete"
             elif a.seat == opener and bets[a.seat] < first_bet:
                 why = f"its opening bet of {money(first_bet)} stays in the pot"
             else:
                 continue
             yield ctx.finding(
-                f"opener seat {a.seat} withdrew {money(taken)}: {why}",
-                action=a,
+                view.hand, f"opener seat {a.seat} withdrew {money(taken)}: {why}", action=a.row,
                 evidence={"withdrawn_cents": taken, "opening_bet_cents": first_bet,
                           "bets_left_cents": bets[a.seat]},
             )

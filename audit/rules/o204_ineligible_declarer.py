@@ -4,24 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.profiles import FalseOpenerStyle
-from audit.rule import HandContext, Result, Rule
-from audit.rules._openers import Known, dealt_text, had_openers, judged, passed_before_open
+import numpy as np
+
+from audit.facts.context import Batch, Result
+from audit.facts.tables import Known
+from audit.facts.view import HandView
+from audit.rule import Rule
+from audit.rules._openers import (
+    dealt_text,
+    declarations,
+    false_openers,
+    hands_of,
+    ineligible,
+    required,
+)
 from schemas.findings import Severity
-
-
-def ineligible(ctx: HandContext, seat: int) -> Known:
-    """Whether ``seat`` may not declare after a false opener: it passed with openers.
-
-    Only where the house settles false openers by R-JB 2 and does not follow H-23.2
-    (which lets any other active seat declare); Foster's ways need no declaration.
-    """
-    profile = ctx.profile
-    if (profile.false_opener is not FalseOpenerStyle.DEAD_HAND_REFUND
-            or profile.passed_openers_may_declare
-            or not passed_before_open(ctx.replay, seat)):
-        return Known.NO
-    return had_openers(ctx, seat)
+from schemas.records import Verb
 
 
 class IneligibleDeclarer(Rule):
@@ -60,23 +58,28 @@ class IneligibleDeclarer(Rule):
     source = "R-JB 2"
     summary = "After a false opener, a seat that had passed with openers declared."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        if not judged(ctx):
-            return
-        replay = ctx.replay
-        actions = ctx.record.actions
-        for index, seat in replay.declarations:
-            if not any(i < index for i, _ in replay.false_openers):
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        declared = hands_of(ctx, ctx.rows(Verb.DECLARES_OPENERS))
+        ruled = hands_of(ctx, ctx.rows(Verb.FALSE_OPENERS))
+        for hand in np.intersect1d(declared, ruled).tolist():
+            yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        rulings = false_openers(view)
+        for index, seat in declarations(view):
+            if not any(i < index for i, _ in rulings):
                 continue
-            verdict = ineligible(ctx, seat)
+            verdict = ineligible(view, ctx.profile, seat)
             if verdict is Known.UNKNOWN:
                 yield ctx.unverifiable(
-                    f"seat {seat} passed and declared openers with unrecorded cards", seat=seat)
+                    view.hand, f"seat {seat} passed and declared openers with unrecorded cards",
+                    seat=seat)
             elif verdict is Known.YES:
                 yield ctx.finding(
-                    f"seat {seat} passed with openers (dealt {dealt_text(replay, seat)}) "
+                    view.hand,
+                    f"seat {seat} passed with openers (dealt {dealt_text(view, seat)}) "
                     "and may not declare the pot open after a false opener",
-                    action=actions[index],
-                    evidence={"dealt": list(replay.dealt_hand(seat) or ()),
-                              "openers": ctx.openers_required.value},
+                    action=view.lines[index].row,
+                    evidence={"dealt": list(view.seats[seat].dealt_hand or ()),
+                              "openers": required(view).value},
                 )

@@ -4,21 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from audit.facts.context import Batch, Result
+from audit.facts.tables import Known
+from audit.facts.view import HandView
 from audit.profiles import FalseOpenerStyle
-from audit.rule import HandContext, Result, Rule
-from audit.rules._openers import Known, PotQuestion, judged, pot_question
-from audit.rules.o204_ineligible_declarer import ineligible
+from audit.rule import Rule
+from audit.rules._openers import (
+    PotQuestion,
+    false_openers,
+    ineligible,
+    pot_question,
+    ruled_before_draw,
+)
 from schemas.findings import Severity
-
-
-def _eligible_declarer(ctx: HandContext, q: PotQuestion) -> int | None:
-    """The first seat that declared after the ruling and was not ruled false or
-    ineligible itself (an unknown eligibility counts as eligible: no guessing)."""
-    ruled = {s for _, s in ctx.replay.false_openers}
-    for _, seat in q.declarations:
-        if seat not in ruled and ineligible(ctx, seat) is not Known.YES:
-            return seat
-    return None
 
 
 class PotKilledAgainstRule(Rule):
@@ -69,15 +67,16 @@ class PotKilledAgainstRule(Rule):
     source = "R-JB 4, H-23.5"
     summary = "After a false opener or fouled opener, the pot was killed or played wrongly."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        if not judged(ctx):
-            return
-        q = pot_question(ctx.replay)
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        for hand in ruled_before_draw(ctx).tolist():
+            yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        q = pot_question(view)
         if q is None or not q.others_in:
-            return  # nobody left to play for it: the deal can only carry
-        # Foster's three ways are for false openers; a fouled opener is R-JB 4's case.
+            return
         style = ctx.profile.false_opener if q.false_opener else FalseOpenerStyle.DEAD_HAND_REFUND
-        declarer = _eligible_declarer(ctx, q)
+        declarer = self._eligible_declarer(view, ctx, q)
         if style is FalseOpenerStyle.DEAD_HAND_REFUND:
             must_play = q.must_play + ((f"seat {declarer} declared openers",) if declarer else ())
             not_play = ("nobody raised, fewer than two seats called, the action was open and "
@@ -88,23 +87,32 @@ class PotKilledAgainstRule(Rule):
         elif style is FalseOpenerStyle.FORFEIT_REDEAL:
             must_play = ()
             not_play = "the house deals afresh after a false opener (Foster's third way)"
-        else:  # Foster's first way: anyone may open it again; either outcome can be right
+        else:
             return
-        actions = ctx.record.actions
-        evidence = {"ruled_seat": q.seat, "ruling_line": actions[q.ruling].line,
+        lines = view.lines
+        evidence = {"ruled_seat": q.seat, "ruling_line": lines[q.ruling].line,
                     "reasons": list(must_play)}
         if must_play and q.killed:
             where = q.killed_line if q.killed_line is not None else q.ruling
             yield ctx.finding(
+                view.hand,
                 f"pot killed after seat {q.seat}'s dead hand although " + "; ".join(must_play),
-                action=actions[where], seat=q.seat, lines=[actions[q.ruling].line],
+                action=lines[where].row, seat=q.seat, lines=[lines[q.ruling].line],
                 evidence=evidence,
             )
             return
         went_on = q.plays_line if q.plays_line is not None else q.played_at
         if not must_play and not q.killed and went_on is not None:
             yield ctx.finding(
-                f"pot played after seat {q.seat}'s dead hand although {not_play}",
-                action=actions[went_on], seat=q.seat, lines=[actions[q.ruling].line],
+                view.hand, f"pot played after seat {q.seat}'s dead hand although {not_play}",
+                action=lines[went_on].row, seat=q.seat, lines=[lines[q.ruling].line],
                 evidence=evidence,
             )
+
+    @staticmethod
+    def _eligible_declarer(view: HandView, ctx: Batch, q: PotQuestion) -> int | None:
+        ruled = {s for _, s in false_openers(view)}
+        for _, seat in q.declarations:
+            if seat not in ruled and ineligible(view, ctx.profile, seat) is not Known.YES:
+                return seat
+        return None

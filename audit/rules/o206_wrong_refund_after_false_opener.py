@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from audit.facts.context import Batch, Result, money
+from audit.facts.view import HandView
 from audit.profiles import FalseOpenerStyle
-from audit.rule import HandContext, Result, Rule, money
-from audit.rules._openers import PotQuestion, judged, pot_question
+from audit.rule import Rule
+from audit.rules._openers import (
+    WAGERS,
+    PotQuestion,
+    collections,
+    pot_question,
+    ruled_before_draw,
+)
 from schemas.findings import Severity
 from schemas.records import Actor, Verb
-
-_WAGERS = frozenset({Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES})
 
 
 class WrongRefundAfterFalseOpener(Rule):
@@ -59,72 +65,67 @@ class WrongRefundAfterFalseOpener(Rule):
     source = "R-JB 2, H-23.2, H-23.3"
     summary = "After a false opener, its first bet was refunded or another bet was not."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        if not judged(ctx):
-            return
-        q = pot_question(ctx.replay)
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        for hand in ruled_before_draw(ctx).tolist():
+            yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        q = pot_question(view)
         if q is None or not q.false_opener:
             return
-        yield from self._returns_to_false_opener(ctx, q)
+        yield from self._returns(ctx, view, q)
         if ctx.profile.false_opener is FalseOpenerStyle.DEAD_HAND_REFUND and q.killed:
-            yield from self._killed_pot(ctx, q)
+            yield from self._killed_pot(ctx, view, q)
 
-    def _returns_to_false_opener(self, ctx: HandContext, q: PotQuestion) -> Iterator[Result]:
-        """A return that reaches into the first bet (Foster: any return after the ruling)."""
-        replay = ctx.replay
-        first_bet = replay.steps[replay.opens_index or 0].chips
+    def _returns(self, ctx: Batch, view: HandView, q: PotQuestion) -> Iterator[Result]:
+        first_bet = view.lines[max(view.row.opens_index, 0)].chips
         forfeits = ctx.profile.false_opener is not FalseOpenerStyle.DEAD_HAND_REFUND
         bets = 0
-        for step in replay.steps:
-            a = step.action
+        for a in view.lines:
             if a.seat != q.seat:
                 continue
-            if a.actor is Actor.SEAT and a.verb in _WAGERS:
-                bets += step.chips
-            elif a.verb is Verb.WITHDRAWS:
-                bets += step.chips  # negative; judged by O203
+            if (a.actor is Actor.SEAT and a.verb in WAGERS) or a.verb is Verb.WITHDRAWS:
+                bets += a.chips
             elif a.verb is Verb.RETURNS:
-                bets += step.chips
-                if forfeits and step.index > q.ruling:
+                bets += a.chips
+                if forfeits and a.index > q.ruling:
                     why = "a false opener forfeits every chip it put in"
                 elif bets < first_bet:
                     why = f"its first bet of {money(first_bet)} stays in the pot"
                 else:
                     continue
                 yield ctx.finding(
-                    f"{money(-step.chips)} returned to false opener seat {q.seat}: {why}",
-                    action=a,
-                    evidence={"returned_cents": -step.chips, "first_bet_cents": first_bet,
+                    view.hand, f"{money(-a.chips)} returned to false opener seat {q.seat}: {why}",
+                    action=a.row,
+                    evidence={"returned_cents": -a.chips, "first_bet_cents": first_bet,
                               "bets_left_cents": bets},
                 )
 
-    def _killed_pot(self, ctx: HandContext, q: PotQuestion) -> Iterator[Result]:
-        """Every bet but the first one back, and the deal passed out."""
-        replay = ctx.replay
-        record = ctx.record
-        first_bet = replay.steps[replay.opens_index or 0].chips
-        # One finding for the RESULT line, however many seats were left out.
+    def _killed_pot(self, ctx: Batch, view: HandView, q: PotQuestion) -> Iterator[Result]:
+        first_bet = view.lines[max(view.row.opens_index, 0)].chips
         kept = {
-            n: left for n in replay.order
-            if (left := replay.seats[n].total - replay.seats[n].ante
+            n: left for n in view.order
+            if (left := view.seats[n].total - view.seats[n].ante
                 - (first_bet if n == q.seat else 0)) > 0
         }
         if kept:
             parts = [f"seat {n} {money(left)}" + (" beyond its first bet" if n == q.seat else "")
                      for n, left in kept.items()]
             yield ctx.finding(
+                view.hand,
                 f"pot killed after seat {q.seat}'s false openers but bets were not returned: "
                 + ", ".join(parts),
-                seat=next(iter(kept)), line=record.result_line,
+                seat=next(iter(kept)), line=view.result_line,
                 evidence={"not_returned_cents": {str(n): left for n, left in kept.items()},
                           "false_opener": q.seat, "first_bet_cents": first_bet},
             )
-        paid = next(((i, s, x) for i, s, x, _ in replay.collections if x > 0), None)
-        if paid is not None and record.carried_out is None:
+        paid = next(((i, s, x) for i, s, x, _ in collections(view) if x > 0), None)
+        if paid is not None and view.row.carried_out < 0:
             i, s, amount = paid
             yield ctx.finding(
+                view.hand,
                 f"pot killed after seat {q.seat}'s false openers but seat {s} collected "
                 f"{money(amount)}; the antes and first bet carry to the next deal",
-                action=record.actions[i], evidence={"collected_cents": amount,
-                                                   "false_opener": q.seat},
+                action=view.lines[i].row,
+                evidence={"collected_cents": amount, "false_opener": q.seat},
             )

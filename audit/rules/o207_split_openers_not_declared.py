@@ -4,30 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.openers_test import holds_openers, openers_cards
+import numpy as np
+
+from audit.facts.context import Batch, Result, cards_text
+from audit.facts.view import HandView
+from audit.opening import holds_openers, openers_cards
 from audit.profiles import DiscardsSetAside
-from audit.replay import SeatState
 from audit.replay.cards import known
-from audit.rule import HandContext, Result, Rule
-from audit.rules._openers import cards_text, judged
+from audit.rule import Rule
+from audit.rules._openers import (
+    YES,
+    opener_rows,
+    required,
+)
 from schemas.findings import Severity
-from schemas.records import Openers, Verb
-
-
-def _kept_openers(state: SeatState, minimum: Openers, bobtail: bool) -> bool:
-    """The cards the seat kept, read off its shown final hand, are known and open by
-    themselves: no split, whatever the unrecorded deal or discards were."""
-    if state.shown is None:
-        return False
-    kept = list(state.shown)
-    for card in (*state.drawn, *state.fifth):
-        if card not in kept:
-            return False
-        kept.remove(card)
-    try:
-        return known(kept) and holds_openers(kept, minimum, bobtail=bobtail)
-    except ValueError:
-        return False
+from schemas.records import Verb
 
 
 class SplitOpenersNotDeclared(Rule):
@@ -74,41 +65,64 @@ class SplitOpenersNotDeclared(Rule):
     source = "R-JB 9, R-JB 10, H-23.9, Foster"
     summary = "The opener discarded part of its openers without declaring a split."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        if not judged(ctx) or ctx.profile.discards_set_aside is not DiscardsSetAside.WHEN_SPLITTING:
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        if ctx.profile.discards_set_aside is not DiscardsSetAside.WHEN_SPLITTING:
             return
-        replay = ctx.replay
-        seat = replay.opener
-        state = replay.seat(seat)
-        if seat is None or state is None or state.split_openers:
+        opener = opener_rows(ctx, ctx.hands.opener)
+        s, safe = ctx.seats, np.maximum(opener, 0)
+        doubtful = ((opener >= 0) & ctx.judged & ~s.split_openers[safe]
+                    & (s.discards_count[safe] > 0) & (s.kept_openers[safe] != YES))
+        for hand in np.flatnonzero(doubtful).tolist():
+            yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        seat = view.row.opener
+        state = view.seats[seat]
+        if state.split_openers:
             return
-        draws = [a for a in ctx.record.actions if a.seat == seat and a.verb is Verb.DISCARDS]
+        draws = [a for a in view.lines if a.seat == seat and a.verb is Verb.DISCARDS]
         if not draws or not state.discards:
             return
-        minimum, bobtail = ctx.openers_required, ctx.profile.bobtail
-        if _kept_openers(state, minimum, bobtail):
+        minimum, bobtail = required(view), ctx.profile.bobtail
+        if self._kept_openers(state.shown, state.drawn + state.fifth, minimum, bobtail):
             return
-        dealt = replay.dealt_hand(seat)
+        dealt = state.dealt_hand
         if dealt is None or not known(state.discards):
-            yield ctx.unverifiable(f"opener seat {seat}'s dealt cards or discards unrecorded",
-                                   seat=seat)
+            yield ctx.unverifiable(view.hand, f"opener seat {seat}'s dealt cards or discards "
+                                   "unrecorded", seat=seat)
             return
         try:
             openers = openers_cards(dealt, minimum, bobtail=bobtail)
-        except ValueError:  # not five distinct cards: a deal question (D301, D307)
+        except ValueError:
             return
         kept = list(dealt)
         for card in state.discards:
-            if card not in kept:  # a discard it never held is D308/D305's question
+            if card not in kept:
                 return
             kept.remove(card)
         if openers is None or holds_openers(kept, minimum, bobtail=bobtail):
             return
         broken = [c for c in state.discards if c in openers] or list(state.discards)
         yield ctx.finding(
+            view.hand,
             f"opener seat {seat} discarded {cards_text(broken)} of its openers "
             f"{cards_text(openers)} without declaring a split",
-            action=draws[0],
+            action=draws[0].row,
             evidence={"dealt": list(dealt), "discards": list(state.discards),
                       "kept": kept, "openers_cards": list(openers), "broken": broken},
         )
+
+    @staticmethod
+    def _kept_openers(shown: tuple[str, ...] | None, drawn: tuple[str, ...], minimum: object,
+                      bobtail: bool) -> bool:
+        if shown is None:
+            return False
+        kept = list(shown)
+        for card in drawn:
+            if card not in kept:
+                return False
+            kept.remove(card)
+        try:
+            return known(kept) and holds_openers(kept, minimum, bobtail=bobtail)  # type: ignore[arg-type]
+        except ValueError:
+            return False

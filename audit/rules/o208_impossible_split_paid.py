@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.openers_test import could_have_held_openers
+import numpy as np
+
+from audit.facts.context import Batch, Result, cards_text, money
+from audit.facts.view import HandView
+from audit.opening import could_have_held_openers
 from audit.replay.cards import known
-from audit.rule import HandContext, Result, Rule, money
-from audit.rules._openers import cards_text, judged
+from audit.rule import Rule
+from audit.rules._openers import (
+    collections,
+    required,
+)
 from schemas.findings import Severity
 from schemas.records import Verb
 
@@ -48,35 +55,41 @@ class ImpossibleSplitPaid(Rule):
     source = "R-JB 9, H-23.10"
     summary = "A seat that split openers won without any possible openers."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        if not judged(ctx):
-            return
-        replay = ctx.replay
-        minimum, bobtail = ctx.openers_required, ctx.profile.bobtail
-        for n in replay.order:
-            state = replay.seats[n]
-            paid = [(i, x) for i, s, x, _ in replay.collections if s == n and x > 0]
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        s = ctx.seats
+        split = np.flatnonzero(s.split_openers & (s.collected != 0))
+        hands = np.unique(s.hand[split])
+        for hand in hands[ctx.judged[hands]].tolist():
+            yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        minimum, bobtail = required(view), ctx.profile.bobtail
+        paid_all = collections(view)
+        for n in view.order:
+            state = view.seats[n]
+            paid = [(i, x) for i, s, x, _ in paid_all if s == n and x > 0]
             if not state.split_openers or not paid:
                 continue
-            final = replay.final_hand(n)
+            final = state.final
             if final is None or not known(state.discards):
-                yield ctx.unverifiable(f"seat {n} split openers; final hand or discards "
-                                       "unrecorded", seat=n)
+                yield ctx.unverifiable(view.hand, f"seat {n} split openers; final hand or "
+                                       "discards unrecorded", seat=n)
                 continue
             try:
                 possible = could_have_held_openers(final, state.discards, minimum,
                                                    bobtail=bobtail)
-            except ValueError:  # a fouled or repeated hand is D302/D307's question
+            except ValueError:
                 continue
             if possible:
                 continue
             total = sum(x for _, x in paid)
             yield ctx.finding(
+                view.hand,
                 f"seat {n} split openers and collected {money(total)}, but final hand "
                 f"{cards_text(final)} with discards {cards_text(state.discards)} could not "
                 f"have held {minimum.value}",
-                action=ctx.record.actions[paid[0][0]],
-                lines=[a.line for a in ctx.record.actions
+                action=view.lines[paid[0][0]].row,
+                lines=[a.line for a in view.lines
                        if a.seat == n and a.verb in (Verb.SPLITS_OPENERS, Verb.DISCARDS)],
                 evidence={"final": list(final), "discards": list(state.discards),
                           "collected_cents": total, "openers": minimum.value},

@@ -6,15 +6,23 @@ from collections.abc import Iterator
 
 from audit.cards import RANK_CHAR
 from audit.evaluator import describe, describe_strength
-from audit.openers_test import MINIMUM_PAIR
-from audit.replay import Street
-from audit.rule import HandContext, Result, Rule, money
-from audit.rules._openers import Known, cards_text, dealt_text, had_openers, judged
-from audit.rules._pots import strength
+from audit.facts.context import Batch, Result, cards_text, money
+from audit.facts.tables import Known
+from audit.facts.view import HandView, Line
+from audit.opening import MINIMUM_PAIR
+from audit.replay.showdown import strength
+from audit.rule import Rule
+from audit.rules._openers import (
+    dealt_text,
+    hands_of,
+    required,
+)
 from schemas.findings import Severity
-from schemas.records import Action, Actor, Verb
+from schemas.records import Actor, Verb
 
 _SETS_BET = frozenset({Verb.BETS, Verb.RAISES})
+
+
 _MINIMUM_PAIR_CHAR = {openers: RANK_CHAR[rank] for openers, rank in MINIMUM_PAIR.items()}
 
 
@@ -53,62 +61,56 @@ class RefundToWeakCaller(Rule):
     source = "R-JB 11, H-23.11"
     summary = "A caller of the opener's after-draw bet who cannot beat openers got it back."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        if not judged(ctx):
-            return
-        replay = ctx.replay
-        # A false opener found at the showdown is no longer the opener, but its bet is
-        # still "the opener's bet" its callers called.
-        opener = replay.opener if replay.opener is not None else replay.original_opener
-        if opener is None:
-            return
-        callers: dict[int, int] = {}  # seat -> index of its call of the opener's bet
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        for hand in hands_of(ctx, ctx.rows(Verb.RETURNS)).tolist():
+            if ctx.hands.opener[hand] or ctx.hands.original_opener[hand]:
+                yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        opener = view.row.opener or view.row.original_opener
+        callers: dict[int, int] = {}
         bettor: int | None = None
-        for step in replay.steps:
-            a = step.action
-            if step.street is Street.AFTER_DRAW and a.actor is Actor.SEAT:
+        for a in view.lines:
+            if a.street == 2 and a.actor is Actor.SEAT:
                 if a.verb in _SETS_BET:
                     bettor = a.seat
                 elif a.verb is Verb.CALLS and bettor == opener and a.seat is not None:
                     callers.setdefault(a.seat, a.index)
             if a.verb is not Verb.RETURNS or a.seat not in callers or a.index < callers[a.seat]:
                 continue
-            yield from self._judge(ctx, opener, a.seat, -step.chips, a)
+            yield from self._judge(ctx, view, opener, a.seat, -a.chips, a)
 
-    def _judge(self, ctx: HandContext, opener: int, seat: int, amount: int,
-               line: Action) -> Iterator[Result]:
-        """The return on ``line`` of ``amount`` to ``seat``, a caller of the opener."""
-        final = ctx.replay.final_hand(seat)
-        bar = _openers_bar(ctx, opener)
+    def _judge(self, ctx: Batch, view: HandView, opener: int, seat: int, amount: int,
+               line: Line) -> Iterator[Result]:
+        final = view.seats[seat].final
+        bar = self._openers_bar(view, opener)
         if final is None or bar is None:
-            yield ctx.unverifiable(f"refund to seat {seat}: its final hand or the opener's "
-                                   "openers are unrecorded", seat=seat)
+            yield ctx.unverifiable(view.hand, f"refund to seat {seat}: its final hand or the "
+                                   "opener's openers are unrecorded", seat=seat)
             return
         cards, what = bar
         mine, openers = strength(final), strength(cards)
         if mine is None or openers is None:
-            return  # not five distinct cards: a deal or draw fault (D301, D302, D307)
+            return
         if mine > openers:
             return
         yield ctx.finding(
+            view.hand,
             f"seat {seat} got {money(amount)} back after calling the opener, but its "
             f"{cards_text(final)} ({describe_strength(mine)}) does not beat {what}",
-            action=line,
+            action=line.row,
             evidence={"returned_cents": amount, "final": list(final), "openers": list(cards),
                       "opener": opener},
         )
 
-
-def _openers_bar(ctx: HandContext, opener: int) -> tuple[tuple[str, ...], str] | None:
-    """What a caller must beat, and its description: the opener's dealt hand when it was
-    openers; for a false opener, the weakest hand of the minimum pair (jacks, 4-3-2);
-    None when the opener's cards are unknown."""
-    held = had_openers(ctx, opener)
-    dealt = ctx.replay.dealt_hand(opener)
-    if held is Known.NO:
-        rank = _MINIMUM_PAIR_CHAR[ctx.openers_required]
-        weakest = (f"{rank}c", f"{rank}d", "4h", "3s", "2c")
-        return weakest, f"the minimum openers of the table ({describe(weakest)})"
-    if held is Known.YES and dealt is not None:
-        return dealt, f"seat {opener}'s openers {dealt_text(ctx.replay, opener)}"
-    return None
+    @staticmethod
+    def _openers_bar(view: HandView, opener: int) -> tuple[tuple[str, ...], str] | None:
+        held = view.seats[opener].had_openers
+        dealt = view.seats[opener].dealt_hand
+        if held is Known.NO:
+            rank = _MINIMUM_PAIR_CHAR[required(view)]
+            weakest = (f"{rank}c", f"{rank}d", "4h", "3s", "2c")
+            return weakest, f"the minimum openers of the table ({describe(weakest)})"
+        if held is Known.YES and dealt is not None:
+            return dealt, f"seat {opener}'s openers {dealt_text(view, opener)}"
+        return None

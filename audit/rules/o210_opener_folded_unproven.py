@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import HandContext, Result, Rule
-from audit.rules._openers import Known, judged, opening_lines, proof
+import numpy as np
+
+from audit.facts.context import Batch, Result
+from audit.facts.tables import Known
+from audit.facts.view import HandView
+from audit.rule import Rule
+from audit.rules._openers import (
+    YES,
+    false_openers,
+    hands_of,
+    openers_shown,
+    opening_lines,
+    required,
+)
+from ingest.scan.layout import ACTOR_SEAT
 from schemas.findings import Severity
 from schemas.records import Actor, Verb
 
@@ -45,30 +58,37 @@ class OpenerFoldedUnproven(Rule):
     source = "Foster, R-JB 3"
     summary = "The opener folded and never showed openers."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        if not judged(ctx):
-            return
-        replay = ctx.replay
-        # A seat the floor ruled false openers is caught already (O201's question).
-        ruled = {s for _, s in replay.false_openers}
-        opened_at = {seat: index for index, seat in reversed(opening_lines(replay))}
-        for a in ctx.record.actions:
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        a = ctx.actions
+        folds = ctx.rows(Verb.FOLDS)
+        folds = folds[a.actor[folds] == ACTOR_SEAT]
+        hand = a.hand[folds]
+        seat = ctx.seat_rows(hand, a.seat[folds])
+        unproven = (seat >= 0) & (ctx.seats.proof[np.maximum(seat, 0)] != YES)
+        by_opener = ((a.seat[folds] == ctx.hands.original_opener[hand])
+                     & (a.index[folds] >= ctx.hands.opens_index[hand]))
+        declared = hands_of(ctx, ctx.rows(Verb.DECLARES_OPENERS))
+        doubtful = unproven & (by_opener | np.isin(hand, declared))
+        for one in hands_of(ctx, folds[doubtful]).tolist():
+            yield from self._hand(ctx, HandView(ctx, one))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        ruled = {s for _, s in false_openers(view)}
+        opened_at = {seat: index for index, seat in reversed(opening_lines(view))}
+        minimum = required(view).value
+        for a in view.lines:
             seat = a.seat
             if (a.verb is not Verb.FOLDS or a.actor is not Actor.SEAT or seat not in opened_at
                     or a.index < opened_at[seat] or seat in ruled):
                 continue
-            opened_line = ctx.record.actions[opened_at.pop(seat)].line
-            # (a seat gives up once; a second fold is B104's question)
-            shown = proof(ctx, seat)
+            opened = view.lines[opened_at.pop(seat)]
+            shown = view.seats[seat].proof
             if shown is Known.UNKNOWN:
-                yield ctx.unverifiable(f"opener seat {seat}'s proof has unrecorded cards",
-                                       seat=seat)
+                yield ctx.unverifiable(view.hand, f"opener seat {seat}'s proof has unrecorded "
+                                       "cards", seat=seat)
             elif shown is Known.NO:
                 yield ctx.finding(
-                    f"opener seat {seat} folded and never showed "
-                    f"{ctx.openers_required.value} or better",
-                    action=a, lines=[opened_line],
-                    evidence={"openers": ctx.openers_required.value,
-                                        "openers_shown": [list(c) for c in
-                                                          replay.seats[seat].openers_shown]},
+                    view.hand, f"opener seat {seat} folded and never showed {minimum} or better",
+                    action=a.row, lines=[opened.line], evidence={"openers": minimum,
+                                            "openers_shown": openers_shown(view, seat)},
                 )

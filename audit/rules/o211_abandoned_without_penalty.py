@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.replay import Street
-from audit.rule import HandContext, Result, Rule, money
-from audit.rules._openers import judged
+from audit.facts.context import Batch, Result, money
+from audit.facts.view import HandView
+from audit.rule import Rule
+from audit.rules._openers import (
+    hands_of,
+)
+from ingest.scan.layout import ACTOR_SEAT, V_FOLDS
 from schemas.findings import Severity
 from schemas.records import Actor, Verb
 
@@ -45,23 +49,31 @@ class AbandonedWithoutPenalty(Rule):
     source = "Foster"
     summary = "A seat abandoned its hand before the pot was opened without the house penalty."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
+    def check(self, ctx: Batch) -> Iterator[Result]:
         penalty = ctx.profile.abandon_penalty
-        if not penalty or not judged(ctx):
+        if not penalty:
             return
-        actions = ctx.record.actions
-        for step in ctx.replay.steps:
-            a = step.action
-            if (a.verb is not Verb.FOLDS or a.actor is not Actor.SEAT or step.pot_open
-                    or step.street is not Street.BEFORE_DRAW):
+        a = ctx.actions
+        folds = ctx.rows(Verb.FOLDS)
+        folds = folds[(a.actor[folds] == ACTOR_SEAT) & ~a.pot_open[folds]
+                      & (a.street[folds] == 1) & (a.verb[folds] == V_FOLDS)]
+        for hand in hands_of(ctx, folds).tolist():
+            yield from self._hand(ctx, HandView(ctx, hand), penalty)
+
+    def _hand(self, ctx: Batch, view: HandView, penalty: int) -> Iterator[Result]:
+        lines = view.lines
+        for a in lines:
+            if (a.verb is not Verb.FOLDS or a.actor is not Actor.SEAT or a.pot_open
+                    or a.street != 1):
                 continue
-            paid = [p.amount or 0 for p in actions[a.index + 1:]
+            paid = [p.amount or 0 for p in lines[a.index + 1:]
                     if p.verb is Verb.PENALTY and p.seat == a.seat]
             if penalty in paid:
                 continue
             other = f" (penalty paid: {', '.join(map(money, paid))})" if paid else ""
             yield ctx.finding(
+                view.hand,
                 f"seat {a.seat} abandoned its hand before the pot was opened and no penalty "
                 f"of {money(penalty)} followed{other}",
-                action=a, evidence={"penalty_cents": penalty, "paid_cents": paid},
+                action=a.row, evidence={"penalty_cents": penalty, "paid_cents": paid},
             )

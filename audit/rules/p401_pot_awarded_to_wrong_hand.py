@@ -5,16 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from audit.replay import Pot, Replay
-from audit.rule import HandContext, Result, Rule, money
-from audit.rules._pots import (
-    Collection,
-    Showdown,
-    collections_of,
-    fair_splits,
-    pot_label,
-    showdown,
-)
+import numpy as np
+
+from audit.evaluator import describe_strength
+from audit.facts.context import Batch, Result, money
+from audit.facts.view import HandView
+from audit.rule import Rule
+from audit.rules._openers import collections
+from audit.rules._pots import fair_splits, paid_rows, pot_label
 from schemas.findings import Severity
 
 
@@ -60,79 +58,102 @@ class PotAwardedToWrongHand(Rule):
     source = "R-JK 2-4"
     summary = "A pot's chips went to a seat that does not hold the best live hand for it."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        replay = ctx.replay
-        if replay.misdeal_index is not None:
-            return
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        a, h, p, s = ctx.actions, ctx.hands, ctx.pots, ctx.seats
+        rows = paid_rows(ctx)
+        hand = a.hand[rows]
+        seat = ctx.seat_rows(hand, a.seat[rows])  # the collector, seated: its final state
+        in_hand = s.dealt_in[seat] & ~(s.folded[seat] | s.dead[seat])
+        number = a.side_pot[rows]
+        has_pot = number < h.pot_count[hand]
+        pot = np.where(has_pot, h.pot_start[hand] + number, 0)
+        bit = np.left_shift(1, a.seat[rows].astype(np.int64))
+        winners = p.winners[pot]
+        doubtful = ((p.contenders[pot] & bit) == 0) | (winners == 0) | ((winners & bit) == 0)
+        doubtful |= (winners & (winners - 1)) != 0  # a split pot: are the shares fair?
+        doubtful &= has_pot & in_hand & (h.misdeal_index[hand] < 0)
+        for one in np.unique(hand[doubtful]).tolist():
+            yield from self._hand(ctx, HandView(ctx, one))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        every = collections(view)
         unverifiable: set[int] = set()
-        for pot in replay.pots:
-            # A collection by a seat out of the hand is B104's finding, not an award.
-            paid = [c for c in collections_of(replay, pot.number)
-                    if (s := replay.seat(c.seat)) is not None and s.in_hand]
+        order = view.order
+        for k in range(view.row.pot_count):
+            pot = ctx.pot(view.row.pot_start + k)
+            paid = [c for c in every if c[3] == pot.number
+                    and (st := view.seat(c[1])) is not None and st.in_hand]
             if not paid:
                 continue
-            result = showdown(replay, pot)
-            if not result.contenders or any(c.seat in result.fouled for c in paid):
+            contenders = [n for n in order if pot.contenders >> n & 1]
+            winners = [n for n in order if pot.winners >> n & 1]
+            unknown = [n for n in order if pot.unknown >> n & 1]
+            fouled = {n for n in order if pot.fouled >> n & 1}
+            best = describe_strength(pot.best) if pot.best >= 0 else None
+            if not contenders or any(c[1] in fouled for c in paid):
                 continue
-            strangers = [c for c in paid if c.seat not in result.contenders]
+            strangers = [c for c in paid if c[1] not in contenders]
             for c in strangers:
-                yield self._wrong_seat(ctx, pot, c, result)
+                yield self._wrong_seat(ctx, view, pot.number, c, contenders, winners, best)
             if strangers:
                 continue
-            if not result.winners:
-                for n in result.unknown:
+            if not winners:
+                for n in unknown:
                     if n not in unverifiable:
                         unverifiable.add(n)
                         yield ctx.unverifiable(
+                            view.hand,
                             f"seat {n}'s final hand is not known ({pot_label(pot.number)})",
                             seat=n)
                 continue
-            losers = [c for c in paid if c.seat not in result.winners]
+            losers = [c for c in paid if c[1] not in winners]
             for c in losers:
-                yield self._wrong_seat(ctx, pot, c, result)
+                yield self._wrong_seat(ctx, view, pot.number, c, contenders, winners, best)
             if not losers:
-                yield from self._wrong_split(ctx, replay, pot, paid, result)
+                yield from self._wrong_split(ctx, view, pot.number, paid, winners, best)
 
     @staticmethod
-    def _wrong_seat(ctx: HandContext, pot: Pot, c: Collection, result: Showdown) -> Result:
-        replay = ctx.replay
-        hand = replay.final_hand(c.seat)
+    def _wrong_seat(ctx: Batch, view: HandView, number: int, c: tuple[int, int, int, int],
+                    contenders: list[int], winners: list[int], best: str | None) -> Result:
+        index, seat, amount, _ = c
+        hand = view.seats[seat].final
         shown = " ".join(hand) if hand else "unknown cards"
-        if c.seat not in result.contenders:
-            why = ("it mucked its hand" if replay.seats[c.seat].mucked
+        if seat not in contenders:
+            why = ("it mucked its hand" if view.seats[seat].mucked
                    else "it did not put in enough to contest that pot")
         else:
-            seats = " and ".join(str(n) for n in result.winners)
-            why = f"seat {seats} holds the best hand ({result.best})"
+            seats = " and ".join(str(n) for n in winners)
+            why = f"seat {seats} holds the best hand ({best})"
         return ctx.finding(
-            f"seat {c.seat} collected {money(c.amount)} from {pot_label(pot.number)} "
-            f"with [{shown}], but {why}",
-            action=replay.steps[c.index].action,
-            evidence={"pot": pot.number, "amount_cents": c.amount, "collector_hand": hand,
-                      "winners": list(result.winners), "best": result.best,
-                      "contenders": list(result.contenders)},
+            view.hand,
+            f"seat {seat} collected {money(amount)} from {pot_label(number)} with [{shown}], "
+            f"but {why}",
+            action=view.lines[index].row,
+            evidence={"pot": number, "amount_cents": amount, "collector_hand": hand,
+                      "winners": list(winners), "best": best, "contenders": list(contenders)},
         )
 
     @staticmethod
-    def _wrong_split(ctx: HandContext, replay: Replay, pot: Pot, paid: list[Collection],
-                     result: Showdown) -> Iterator[Result]:
+    def _wrong_split(ctx: Batch, view: HandView, number: int,
+                     paid: list[tuple[int, int, int, int]], winners: list[int],
+                     best: str | None) -> Iterator[Result]:
         got: Counter[int] = Counter()
-        for c in paid:
-            got[c.seat] += c.amount
+        for _, seat, amount, _ in paid:
+            got[seat] += amount
         total = sum(got.values())
-        fair = fair_splits(total, result.winners)
-        if any(all(got[n] == due[n] for n in result.winners) for due in fair):
+        fair = fair_splits(total, winners)
+        if any(all(got[n] == due[n] for n in winners) for due in fair):
             return
         due = fair[0]
-        seat = next(n for n in result.winners if got[n] != due[n])
-        line = next((c for c in paid if c.seat == seat), paid[0])
-        shares = ", ".join(f"seat {n} {money(got[n])} (due {money(due[n])})"
-                           for n in result.winners)
+        seat = next(n for n in winners if got[n] != due[n])
+        line = next((c for c in paid if c[1] == seat), paid[0])
+        shares = ", ".join(f"seat {n} {money(got[n])} (due {money(due[n])})" for n in winners)
         yield ctx.finding(
-            f"{pot_label(pot.number)} ({money(total)}) is split wrongly between tied hands "
-            f"({result.best}): {shares}",
-            action=replay.steps[line.index].action,
-            seat=seat,
-            evidence={"pot": pot.number, "total_cents": total, "collected_cents": dict(got),
-                      "due_cents": due, "winners": list(result.winners), "best": result.best},
+            view.hand,
+            f"{pot_label(number)} ({money(total)}) is split wrongly between tied hands "
+            f"({best}): {shares}",
+            action=view.lines[line[0]].row, seat=seat,
+            evidence={"pot": number, "total_cents": total, "collected_cents": dict(got),
+                      "due_cents": due,
+                      "winners": list(winners), "best": best},
         )

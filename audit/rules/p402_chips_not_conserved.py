@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import HandContext, Result, Rule, money
-from audit.rules._pots import collections_of
+import numpy as np
+
+from audit.facts.context import Batch, Result, money
+from audit.rule import Rule
+from audit.rules._pots import paid_rows
 from schemas.findings import Severity
 
 
@@ -40,31 +43,34 @@ class ChipsNotConserved(Rule):
     source = "— (accounting)"
     summary = "Pot differs from the chips put in, or from collections plus rake (plus carried)."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        record = ctx.record
-        put_in = ctx.replay.pot_total
-        paid = sum(c.amount for c in collections_of(ctx.replay))
-        carried_out = record.carried_out or 0
-        paid_out = paid + record.rake + carried_out
-        problems = []
-        if put_in != record.pot:
-            problems.append(f"the chips put in come to {money(put_in)}")
-        if paid_out != record.pot:
-            parts = [f"collections {money(paid)}"]
-            if record.rake:
-                parts.append(f"rake {money(record.rake)}")
-            if record.carried_out is not None:
-                parts.append(f"carried {money(carried_out)}")
-            paid_text = " + ".join(parts) if len(parts) > 1 else "the collections"
-            problems.append(f"{paid_text} come to {money(paid_out)}")
-        if not problems:
-            return
-        yield ctx.finding(
-            f"Pot is {money(record.pot)} but " + " and ".join(problems),
-            line=record.result_line or None,
-            evidence={"recorded_pot_cents": record.pot, "put_in_cents": put_in,
-                      "collected_cents": paid, "rake_cents": record.rake,
-                      "carried_out_cents": record.carried_out,
-                      "paid_out_cents": paid_out, "carried_in_cents": record.carried,
-                      "penalties_cents": ctx.replay.penalties},
-        )
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        h, a = ctx.hands, ctx.actions
+        rows = paid_rows(ctx)
+        paid = np.bincount(a.hand[rows], weights=np.maximum(a.amount[rows], 0),
+                           minlength=len(ctx)).astype(np.int64)
+        paid_out = paid + h.rake + np.maximum(h.carried_out, 0)
+        flagged = np.flatnonzero((h.pot_total != h.pot) | (paid_out != h.pot))
+        for hand in flagged.tolist():
+            row = ctx.hand(hand)
+            collected, out = int(paid[hand]), int(paid_out[hand])
+            carried_out = None if row.carried_out < 0 else row.carried_out
+            problems = []
+            if row.pot_total != row.pot:
+                problems.append(f"the chips put in come to {money(row.pot_total)}")
+            if out != row.pot:
+                parts = [f"collections {money(collected)}"]
+                if row.rake:
+                    parts.append(f"rake {money(row.rake)}")
+                if carried_out is not None:
+                    parts.append(f"carried {money(carried_out)}")
+                paid_text = " + ".join(parts) if len(parts) > 1 else "the collections"
+                problems.append(f"{paid_text} come to {money(out)}")
+            yield ctx.finding(
+                hand, f"Pot is {money(row.pot)} but " + " and ".join(problems),
+                line=ctx.labels.result_line(hand) or None,
+                evidence={"recorded_pot_cents": row.pot, "put_in_cents": row.pot_total,
+                          "collected_cents": collected, "rake_cents": row.rake,
+                          "carried_out_cents": carried_out,
+                          "paid_out_cents": out, "carried_in_cents": row.carried,
+                          "penalties_cents": row.penalties},
+            )

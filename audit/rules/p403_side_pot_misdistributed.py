@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from audit.rule import HandContext, Result, Rule, money
-from audit.rules._pots import collections_of, pot_label
+import numpy as np
+
+from audit.facts.context import Batch, Result, money
+from audit.facts.tables import seats_of
+from audit.facts.view import HandView
+from audit.rule import Rule
+from audit.rules._openers import collections
+from audit.rules._pots import pot_label
 from schemas.findings import Severity
 
 
@@ -40,28 +46,37 @@ class SidePotMisdistributed(Rule):
     source = "—"
     summary = "An all-in seat collected more than it could win from the other seats."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        replay = ctx.replay
-        if replay.misdeal_index is not None:
-            return
-        dead_money = ctx.record.carried + replay.penalties
-        eligible = {p.number: set(p.eligible) for p in replay.pots}
-        for seat in replay.seats.values():
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        s = ctx.seats
+        rows = np.flatnonzero(s.all_in & (s.collected != 0))
+        hands = np.unique(s.hand[rows])
+        for hand in hands[ctx.hands.misdeal_index[hands] < 0].tolist():
+            yield from self._hand(ctx, HandView(ctx, hand))
+
+    def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
+        dead_money = view.row.carried + view.row.penalties
+        eligible = {}
+        for k in range(view.row.pot_count):
+            pot = ctx.pot(view.row.pot_start + k)
+            eligible[pot.number] = set(seats_of(pot.eligible))
+        every = collections(view)
+        for seat in view.seats.values():
             if not seat.all_in or not seat.collected:
                 continue
-            most = dead_money + sum(min(o.total, seat.total) for o in replay.seats.values())
+            most = dead_money + sum(min(o.total, seat.total) for o in view.seats.values())
             if seat.collected <= most:
                 continue
-            mine = [c for c in collections_of(replay) if c.seat == seat.seat]
+            mine = [c for c in every if c[1] == seat.seat]
             if not mine:
                 continue
-            where = next((c for c in mine if seat.seat not in eligible.get(c.pot, ())), mine[-1])
+            where = next((c for c in mine if seat.seat not in eligible.get(c[3], ())), mine[-1])
             yield ctx.finding(
+                view.hand,
                 f"seat {seat.seat}, all-in for {money(seat.total)}, collected "
                 f"{money(seat.collected)} but could win at most {money(most)} "
-                f"(it took {money(where.amount)} from {pot_label(where.pot)})",
-                action=replay.steps[where.index].action,
-                evidence={"pot": where.pot, "all_in_total_cents": seat.total,
+                f"(it took {money(where[2])} from {pot_label(where[3])})",
+                action=view.lines[where[0]].row,
+                evidence={"pot": where[3], "all_in_total_cents": seat.total,
                           "collected_cents": seat.collected, "max_winnable_cents": most,
                           "excess_cents": seat.collected - most},
             )

@@ -5,17 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from audit.evaluator import HandCategory, category, describe_strength
-from audit.rule import HandContext, Result, Rule
-from audit.rules._pots import strength
+from audit.facts.context import Batch, Result
+from audit.facts.tables import UNKNOWN
+from audit.rule import Rule
 from schemas.findings import Severity
-from schemas.records import UNKNOWN_CARD, Verb
+from schemas.records import Verb
 
-_CATEGORIES = {c.value: c for c in HandCategory}
-
-
-def reading_category(reading: str) -> HandCategory | None:
-    """The category a READING names (the text before its first comma), None if it names none."""
-    return _CATEGORIES.get(reading.split(",", 1)[0].strip().lower())
+_CATEGORY = tuple(HandCategory)
 
 
 class HandMisread(Rule):
@@ -53,25 +49,28 @@ class HandMisread(Rule):
     source = "R-JK 2"
     summary = "A shown hand's recorded reading names another category than its cards make."
 
-    def check(self, ctx: HandContext) -> Iterator[Result]:
-        for a in ctx.record.actions:
-            if a.verb is not Verb.SHOWS or a.reading is None or not a.cards:
+    def check(self, ctx: Batch) -> Iterator[Result]:
+        a = ctx.actions
+        rows = ctx.rows(Verb.SHOWS)
+        rows = rows[(a.reading[rows] >= 0) & (a.cards_count[rows] > 0)]
+        value = a.strength[rows]
+        unknown = value == UNKNOWN
+        wrong = (value >= 0) & ((value >> 20) != a.reading[rows])
+        for r in rows[unknown | wrong].tolist():
+            row = ctx.action(r)
+            if row.strength == UNKNOWN:
+                yield ctx.unverifiable(row.hand, f"seat {row.seat} shows unknown cards",
+                                       seat=row.seat)
                 continue
-            named = reading_category(a.reading)
-            if named is None:
-                continue
-            if UNKNOWN_CARD in a.cards:
-                yield ctx.unverifiable(f"seat {a.seat} shows unknown cards", seat=a.seat)
-                continue
-            value = strength(a.cards)
-            if value is None or category(value) is named:
-                continue
-            actual = describe_strength(value)
+            cards = ctx.line_cards(r) or ()
+            reading = ctx.labels.reading(row.hand, row.index)
+            named = _CATEGORY[row.reading]
+            actual = describe_strength(row.strength)
             yield ctx.finding(
-                f"seat {a.seat} shows [{' '.join(a.cards)}] read as {a.reading!r}, "
+                row.hand,
+                f"seat {row.seat} shows [{' '.join(cards)}] read as {reading!r}, "
                 f"but the cards make {actual}",
-                action=a,
-                evidence={"cards": list(a.cards), "reading": a.reading,
-                          "named": named.value, "actual": category(value).value,
-                          "actual_reading": actual},
+                action=r,
+                evidence={"cards": list(cards), "reading": reading, "named": named.value,
+                          "actual": category(row.strength).value, "actual_reading": actual},
             )

@@ -29,6 +29,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("tables", "Tables", "tables", ":material/table_restaurant:"),
     PageSpec("dealers", "Dealers", "dealers", ":material/badge:"),
     PageSpec("players", "Players", "players", ":material/groups:"),
+    PageSpec("integrity", "Integrity", "integrity", ":material/policy:"),
     PageSpec("data_quality", "Data quality", "data-quality", ":material/rule:"),
     PageSpec("browse", "Browse", "browse", ":material/table_view:"),
     PageSpec("sql", "SQL", "sql", ":material/terminal:"),

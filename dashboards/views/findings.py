@@ -91,7 +91,8 @@ filters: dict[str, Any] = {
     "descending": not ascending,
 }
 queue = load("findings_queue", limit=2000, **filters).copy()
-queue["decided_at"] = [iso_instant_text(t, room_offset()) for t in queue["decided_at"]]
+offset = room_offset()  # once: each call looks at the store's signature
+queue["decided_at"] = [iso_instant_text(t, offset) for t in queue["decided_at"]]
 total = int(queue["total"].iloc[0]) if not queue.empty else 0
 st.markdown(
     f"**{total:,} findings** match" + (" (showing the first 2,000)" if total > 2000 else "")
@@ -102,7 +103,7 @@ st.markdown(
 def _csv() -> bytes:
     # Built only when the button is clicked: the whole filtered set, not the shown page.
     every = load("findings_queue", limit=None, **filters).copy()
-    every["decided_at"] = [iso_instant_text(t, room_offset()) for t in every["decided_at"]]
+    every["decided_at"] = [iso_instant_text(t, offset) for t in every["decided_at"]]
     return queue_csv(every)
 
 

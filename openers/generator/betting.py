@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from audit.openers_test import is_openers, openers_cards
+from audit.opening import is_openers, openers_cards
 from openers.generator import falseopen, strategy
 from openers.generator.handinfo import read_shape
 from openers.generator.showdown import best_seats, strength_of
@@ -190,7 +190,8 @@ class Round:
         blocked = f.no_open or (f.false_opener and st.false_opener is None) or (
             f.all_in_opener and "all_in_open" not in st.events)
         if openers and not blocked and s.stack >= 2 * self.unit and strategy.wants_open(
-                rng, s.player.style, shape):
+                rng, s.player.style, shape) and not (
+                    st.cheats is not None and st.cheats.passes_openers(st, s)):
             self._open(s, strategy.open_size(rng, s.player.style, shape))
             return
         if openers:
@@ -231,6 +232,8 @@ class Round:
         choice = strategy.after_draw_open(self.rng, s.player.style, *strength)
         if s.seat == st.false_opener:
             choice = Choice.CHECK
+        if st.cheats is not None:
+            choice = st.cheats.unbet(st, s, self.section, choice)
         forced_bet = (f.wrong_bet_size or (f.refund_weak_caller and s.seat == st.opener))
         if forced_bet and s.stack >= self.unit and s.seat != st.false_opener:
             choice = Choice.BET
@@ -278,6 +281,8 @@ class Round:
         else:
             choice = strategy.after_draw_facing(self.rng, s.player.style, *strength_of(s.hand),
                                                 self.count, can_raise)
+        if self.st.cheats is not None:
+            choice = self.st.cheats.facing(self.st, s, self.section, choice, can_raise)
         if choice is Choice.RAISE and can_raise:
             self.raise_(s)
         elif choice in (Choice.CALL, Choice.RAISE):

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from audit.profiles import ProfileError
+from openers.generator.cheats import CheatConfig, Collusion, DealerMode
 from openers.generator.config import ALL_CODES, GenerateConfig
 from openers.generator.generate import generate
 from openers.generator.plants import registry
@@ -19,6 +20,14 @@ def _share(name: str, value: float) -> float:
     if not 0.0 <= value <= 1.0:
         raise typer.BadParameter(f"{name} must be between 0 and 1, not {value}")
     return value
+
+
+def _collusion(value: str) -> tuple[Collusion, ...]:
+    try:
+        return tuple(Collusion(v.strip().lower()) for v in value.split(",") if v.strip())
+    except ValueError:
+        kinds = ", ".join(k.value for k in Collusion)
+        raise typer.BadParameter(f"--collusion takes {kinds}, not {value!r}") from None
 
 
 def _codes(value: str | None) -> tuple[str, ...]:
@@ -59,12 +68,33 @@ def generate_command(
     workers: Annotated[int | None, typer.Option("--workers", min=1, help="Processes (default: "
                                                 "the CPUs); the output does not depend on it."
                                                 )] = None,
+    crooked_dealers: Annotated[int, typer.Option(
+        "--crooked-dealers", min=0, help="Crooked dealers to plant, one per table from the "
+        "first: each favours one player of his table.")] = 0,
+    crooked_share: Annotated[float, typer.Option(
+        "--crooked-share", help="Share of a crooked dealer's deals to his confederate that he "
+        "arranges.")] = 0.05,
+    crooked_mode: Annotated[DealerMode, typer.Option(
+        "--crooked-mode", help="What he arranges: the dealt hand, the draw, or both.")
+    ] = DealerMode.DEAL,
+    crooked_strength: Annotated[int, typer.Option(
+        "--crooked-strength", min=1, help="An arranged hand or draw is the best of this many "
+        "random ones.")] = 20,
+    colluders: Annotated[int, typer.Option(
+        "--colluders", min=0, help="Colluding pairs to plant, one per table from the last.")
+    ] = 0,
+    collusion_share: Annotated[float, typer.Option(
+        "--collusion-share", help="Share of a pair's deals together in which it cheats.")] = 0.3,
+    collusion: Annotated[str, typer.Option(
+        "--collusion", help="What colluders do, comma-separated: soft (no bets into each "
+        "other), dump (the first pays the second), whipsaw, pass (openers).")] = "soft",
 ) -> None:
     """Write realistic hand logs with planted violations and their ground truth.
 
     DIR/logs/ gets one file per table per day; DIR/labels.jsonl one line per hand:
     hand_id, table_id, codes (planted; [] when clean) and, for damaged input, broken
-    (the error kind the ingest must report).
+    (the error kind the ingest must report). With --crooked-dealers or --colluders,
+    DIR/integrity_labels.json says who cheats, how and from when (nobody else does).
     """
     cfg = GenerateConfig(
         hands=hands, tables=tables, seed=seed, profile=profile,
@@ -73,6 +103,13 @@ def generate_command(
         unrecorded_share=_share("--unrecorded-share", unrecorded_share),
         broken_share=_share("--broken-share", broken_share),
         workers=workers or len(os.sched_getaffinity(0)),
+        cheats=CheatConfig(
+            crooked_dealers=crooked_dealers,
+            crooked_share=_share("--crooked-share", crooked_share), crooked_mode=crooked_mode,
+            crooked_strength=crooked_strength, colluders=colluders,
+            collusion_share=_share("--collusion-share", collusion_share),
+            collusion_kinds=_collusion(collusion),
+        ),
     )
     start = time.perf_counter()
     try:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from openers.generator.cheats.config import CheatConfig
 
 #: Every code of the rule catalogue (``../shared/spec/rules.md``).
 ALL_CODES: tuple[str, ...] = (
@@ -36,6 +38,8 @@ class GenerateConfig:
     utc_offset_hours: int = -8
     #: Worker processes (tables are split among them; output does not depend on it).
     workers: int = 1
+    #: Integrity ground truth: crooked dealers and colluding pairs (none by default).
+    cheats: CheatConfig = field(default_factory=CheatConfig)
 
     def hands_for_table(self, table: int) -> int:
         """Hands of table ``table`` (0-based): the total split as evenly as possible."""

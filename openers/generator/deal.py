@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 
 from audit.evaluator import evaluate
-from audit.openers_test import is_openers
+from audit.opening import is_openers
 from audit.profiles import Profile
 from openers.generator import drawing
 from openers.generator.betting import Round, show_openers
+from openers.generator.cheats.table import DealCheats
 from openers.generator.draft import Draft, Header
 from openers.generator.showdown import award, refund_weak_callers, showdown
 from openers.generator.state import DealSetup, DealState, Forces, SeatState, TableSettings
@@ -129,12 +130,15 @@ def _found_unproven(st: DealState, rng: random.Random) -> bool:
 
 
 def play_deal(table: TableSettings, profile: Profile, setup: DealSetup, forces: Forces,
-              rng: random.Random) -> DealState:
+              rng: random.Random, cheats: DealCheats | None = None) -> DealState:
     """Simulate one deal; the returned state holds the draft and what happened."""
     deck = list(_DECK) + ([JOKER] if table.joker else [])
     rng.shuffle(deck)
     seats = [SeatState(n, p, p.stack) for n, p in sorted(setup.seats.items())]
     st = DealState(table, profile, setup, forces, Draft(_header(table, setup)), seats, deck)
+    if cheats is not None:
+        st.cheats = cheats
+        cheats.after_shuffle(st)
     if forces.all_in_opener or forces.short_stack_best:
         _rig_stacks(st)
     _antes(st)

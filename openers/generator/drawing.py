@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from audit.openers_test import openers_cards
+from audit.opening import openers_cards
 from openers.generator.handinfo import HIGH, PAIR, read_shape
 from openers.generator.state import DealState, SeatState
 from schemas.records import JOKER, Actor, Section, Verb
@@ -110,6 +110,8 @@ def draw(st: DealState, rng: random.Random) -> None:
             draft.add(Section.DRAW, Actor.SEAT, Verb.STANDS_PAT, s.seat)
             continue
         now = len(discards) if (len(discards) < 5 or s.seat == at_once) else 4
+        if st.cheats is not None:
+            st.cheats.before_serve(st, s, keep, now)
         drawn = _serve(st, s, rng, now, give=s.seat == give_exposed, reserved=2 * len(fifth))
         if s.seat == short:
             st.deck_pos -= 1

@@ -13,6 +13,7 @@ from itertools import groupby
 from pathlib import Path
 
 from audit.profiles import load_profile
+from openers.generator.cheats.labels import INTEGRITY_LABELS_FILE, write_labels
 from openers.generator.config import GenerateConfig
 from openers.generator.output import TableFiles, write_day
 from openers.generator.plants import registry
@@ -44,6 +45,8 @@ def generate_table(cfg: GenerateConfig, index: int, out: Path) -> TableFiles:
     for day, group in groupby(deals, key=lambda d: d.day):
         write_day(logs, f"{sim.table.table_id}_{day}.log", list(group), rng,
                   cfg.unrecorded_share, cfg.broken_share, crlf, result)
+    if sim.cheater is not None:
+        result.integrity = sim.cheater.labels()
     return result
 
 
@@ -73,6 +76,8 @@ def generate(cfg: GenerateConfig, out: Path) -> Summary:
                 summary.planted[code] = summary.planted.get(code, 0) + n
             for kind, n in result.broken.items():
                 summary.broken[kind] = summary.broken.get(kind, 0) + n
+    if cfg.cheats.any:
+        write_labels(out / INTEGRITY_LABELS_FILE, cfg, [c for r in results for c in r.integrity])
     summary.planted = dict(sorted(summary.planted.items()))
     summary.broken = dict(sorted(summary.broken.items()))
     return summary

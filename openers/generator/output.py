@@ -30,6 +30,8 @@ class TableFiles:
     planted: dict[str, int] = field(default_factory=dict)
     broken: dict[str, int] = field(default_factory=dict)
     files: int = 0
+    #: Integrity ground truth of the table's cheats (``integrity_labels.json``).
+    integrity: list[dict[str, object]] = field(default_factory=list)
 
 
 def hide_unrecorded(draft: Draft) -> None:

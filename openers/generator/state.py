@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from audit.profiles import Profile
 from openers.generator.draft import Draft
 from openers.generator.players import Player
 from schemas.records import Game, Openers
+
+if TYPE_CHECKING:  # the cheats read the state; the state only holds them
+    from openers.generator.cheats.table import DealCheats
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +157,8 @@ class DealState:
     short_caller: int | None = None
     #: Seat whose draw left it with the wrong number of cards (forced), if any.
     short_drawer: int | None = None
+    #: Integrity ground truth: a crooked dealer's or colluding pair's part in the deal.
+    cheats: DealCheats | None = None
 
     def by_seat(self, seat: int) -> SeatState:
         """The state of ``seat``."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from audit.profiles import PassedOutButton, Profile
+from openers.generator.cheats.table import table_cheater
 from openers.generator.config import GenerateConfig
 from openers.generator.deal import play_deal
 from openers.generator.draft import Draft
@@ -78,6 +79,8 @@ class TableSim:
         start = datetime.fromisoformat(cfg.start_date).replace(tzinfo=tz)
         self.clock = start.replace(hour=OPEN_HOUR) + timedelta(minutes=self.rng.randrange(60))
         self.dealers = [f"D-{4000 + index * 10 + k}" for k in range(5)]
+        self.cheater = table_cheater(cfg.cheats, cfg.tables, index, self.table.table_id, cfg.seed,
+                                     self.dealers, self.seats)
         self.deal_number = 0
         self.jackpot, self.carried, self.passed_out = 1, 0, False
         #: The carried pot holds forfeited money (R-DH 11: no newcomer may join it) ...
@@ -151,6 +154,8 @@ class TableSim:
     def _one(self) -> DealOutput:
         self._tick()
         self._seat_changes()
+        if self.cheater is not None:
+            self.cheater.seat_changes(self.seats, self.pool, self.table.max_seats, self.carried)
         prev_button, prev_passed, prev_carried = self.button, self.passed_out, self.carried
         occupied_before = tuple(sorted(self.seats))
         setup = self._setup()
@@ -190,7 +195,11 @@ class TableSim:
             if self.pending is not None and self.patience <= 0:
                 self.pending = None
         if st is None:
-            st = play_deal(self.table, self.profile, setup, Forces(), random.Random(hand_rng_seed))
+            cheats = self.cheater.for_deal(setup, self.deal_number) if self.cheater else None
+            st = play_deal(self.table, self.profile, setup, Forces(), random.Random(hand_rng_seed),
+                           cheats)
+        if self.cheater is not None:
+            self.cheater.commit(st, st.cheats)
         return self._commit(st, setup, codes, prev_passed)
 
     def _commit(self, st: DealState, setup: DealSetup, codes: tuple[str, ...],

@@ -32,6 +32,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
+from audit.integrity.store import analyse_store
 from audit.profiles import Profile, ProfileError, load_profile
 from audit.store import audit_store
 from ingest.conservation import record_run
@@ -236,6 +237,7 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
     checkpoint("hands-queued")
     check_queued(con)
     counts.tables_resequenced = _audit(con, profile, log, options.workers)
+    _integrity(con, profile, log, result.run_id)
     quality = _finalize(con, result, summary, read, options, expect, missed_findings)
     checkpoint("finalized")
     for finding in quality:
@@ -344,6 +346,18 @@ def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog,
     log.info("audit done", hands=summary.hands, tables=tables, findings=summary.findings,
              unverifiable=summary.unverifiable, errors=summary.errors)
     return tables
+
+
+def _integrity(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog, run_id: int) -> None:
+    """Integrity analytics over the store (docs/integrity.md), kept with its alerts. A failure
+    is logged, not the run's: the audit's findings stand without it."""
+    try:
+        found = analyse_store(con, profile, nightly_run_id=run_id)
+    except Exception:
+        log.error("integrity analysis failed", traceback=traceback.format_exc())
+        return
+    log.info("integrity done", hands=found.hands, cells=len(found.tested),
+             alerts=len(found.alerts), seconds=round(found.seconds, 1))
 
 
 def _finalize(con: duckdb.DuckDBPyConnection, result: NightlyResult, summary: IngestSummary,

@@ -21,6 +21,7 @@ from urllib.parse import quote
 
 import duckdb
 
+from audit.integrity.summary import integrity_summary
 from openers.nightly.runs import FINDING_KEY_SQL, QUARANTINE_KEY_SQL
 from openers.report.charts import DayCounts
 from openers.report.decisions import LOCAL_DAY_SQL, changes, needs_decision, with_cases
@@ -330,4 +331,5 @@ def build_report(
         changes=changes(con, findings, first_day, last_day, scope.run_id,
                         (scope.hands, scope.params)),
         data_quality=_data_quality(con, scope),
+        integrity=integrity_summary(con),
     )

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from audit.integrity.summary import IntegritySummary
 from openers.report.charts import DayCounts
 
 SEVERITIES: tuple[str, ...] = ("critical", "major", "minor")
@@ -197,6 +198,8 @@ class Report:
     needs_decision: list[DecisionGroup] = field(default_factory=list)
     changes: Changes = field(default_factory=Changes)
     data_quality: list[DataQualityRow] = field(default_factory=list)
+    #: The store's latest integrity analysis (None: never run).
+    integrity: IntegritySummary | None = None
 
     @property
     def status_word(self) -> str:
@@ -262,6 +265,7 @@ class Report:
                 for status in sorted({f.case.status for f in self.findings})
             },
             "quarantined": self.quarantine_total,
+            "integrity": self.integrity.summary() if self.integrity else None,
         }
 
 

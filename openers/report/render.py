@@ -29,7 +29,7 @@ CSV_COLUMNS: tuple[str, ...] = (
 #: The report's sections, in page order: ``templates/sections/NAME.html.j2`` each. A new
 #: section is one template and one entry here.
 SECTIONS: tuple[str, ...] = (
-    "decision", "totals", "per_day", "breakdowns", "findings", "quarantine",
+    "decision", "totals", "per_day", "breakdowns", "findings", "integrity", "quarantine",
 )  # fmt: skip
 
 

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from audit.engine import AuditResult, audit_hand, audit_sequences, merge
+from audit.engine import AuditResult, audit_records
 from audit.profiles import Profile, load_profile
-from audit.registry import hand_rules
 from ingest.reader import QuarantineItem, read_path
 from openers.generator import GenerateConfig, generate
 from openers.generator.generate import LOGS_DIR
@@ -64,16 +63,13 @@ def is_clean(result: AuditResult) -> bool:
 
 
 def hand_results(records: tuple[HandRecord, ...], profile: Profile) -> list[AuditResult]:
-    """The reference engine's per-hand results (hand rules only), in order."""
-    rules = hand_rules(profile)
-    return [audit_hand(r, profile, rules) for r in records]
+    """The reference path's per-hand results (hand rules only), in order."""
+    return audit_records(records, profile, sequences=False, reference=True)
 
 
 def full_results(records: tuple[HandRecord, ...], profile: Profile) -> list[AuditResult]:
-    """The reference engine's results, J rules included, one per hand, in order."""
-    results = hand_results(records, profile)
-    merge(results, audit_sequences(records, profile))
-    return results
+    """The reference path's results, J rules included, one per hand, in order."""
+    return audit_records(records, profile, reference=True)
 
 
 def profile(name: str) -> Profile:

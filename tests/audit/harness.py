@@ -27,10 +27,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from audit.engine import AuditResult, audit_hand, audit_hands
+from audit.engine import AuditResult, audit_records
 from audit.profiles import load_profile
 from ingest.parser import parse_hand
-from schemas.records import HandRecord
 
 FIXTURES = Path(__file__).parent / "fixtures"
 _DIRECTIVE = re.compile(r"^#\s*(expect|allow|profile|exception)\s*:\s*(.+?)\s*$")
@@ -137,20 +136,24 @@ def all_fixture_hands() -> list[FixtureHand]:
     return [h for path in sorted(FIXTURES.glob("*.log")) for h in read_fixture(path)]
 
 
-def fixture_results(hands: list[FixtureHand]) -> list[AuditResult]:
-    """What the audit reports on each hand, aligned with ``hands``.
+def fixture_results(hands: list[FixtureHand], *, reference: bool = False) -> list[AuditResult]:
+    """What the audit reports on each hand, aligned with ``hands`` (``reference``: with the
+    facts of the Python replay instead of the compiled one).
 
     Hands of a J fixture are audited as the deal sequences of their tables: the hands
-    of one file and one profile together, as ``openers check`` reads a file.
+    of one file and one profile together, as ``openers check`` reads a file. Every
+    other hand is audited alone, by the hand rules.
     """
     records = [parse_hand(h.text, first_line=h.first_line) for h in hands]
-    by_id: dict[tuple[str, str], AuditResult] = {}
-    groups: dict[tuple[Path, str], list[HandRecord]] = {}
-    for hand, record in zip(hands, records, strict=True):
-        if hand.fixture_code.startswith("J"):
-            groups.setdefault((hand.file, hand.profile), []).append(record)
-    for (_, profile), group in groups.items():
-        for result in audit_hands(group, load_profile(profile)):
-            by_id[(profile, result.hand_id)] = result
-    return [by_id.get((h.profile, r.hand_id)) or audit_hand(r, load_profile(h.profile))
-            for h, r in zip(hands, records, strict=True)]
+    out: list[AuditResult | None] = [None] * len(hands)
+    groups: dict[tuple[Path, str, bool], list[int]] = {}
+    for k, hand in enumerate(hands):
+        sequence = hand.fixture_code.startswith("J")
+        groups.setdefault((hand.file if sequence else FIXTURES, hand.profile, sequence),
+                          []).append(k)
+    for (_, profile, sequence), members in groups.items():
+        found = audit_records([records[k] for k in members], load_profile(profile),
+                              sequences=sequence, reference=reference)
+        for k, result in zip(members, found, strict=True):
+            out[k] = result
+    return [r for r in out if r is not None]

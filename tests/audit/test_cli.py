@@ -15,8 +15,8 @@ import duckdb
 import typer
 from typer.testing import CliRunner
 
-from audit.facts.registry import HAND_RULES
 from audit.registry import RULES, codes
+from audit.registry import RULES as HAND_RULES
 from audit.rules_cli import explain
 from ingest.parser import parse_hand
 from openers.cli import app

@@ -32,16 +32,16 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from audit.batch import CheckReport, check_paths
-from audit.engine import AuditResult
-from audit.facts.engine import audit_records
+from audit.engine import AuditResult, audit_records
 from audit.profiles import BUILTIN, Profile
 from ingest.parser import parse_hand
 from schemas.records import HandRecord, Openers
 from tests.audit.corpus import corpus
 from tests.audit.harness import all_fixture_hands
 
-#: Fields of Profile that are not house knobs (the rule selection and the name).
-NOT_KNOBS = frozenset({"name", "select", "ignore", "severity"})
+#: Fields of Profile that are not house knobs of the rules (the rule selection, the name,
+#: and the integrity analysis' false discovery rate, which no rule reads).
+NOT_KNOBS = frozenset({"name", "select", "ignore", "severity", "integrity_fdr"})
 #: Ranges for the integer knobs: wide enough to cross every threshold the rules test
 #: (a cap of 0 raises, an ante limit of one deal, a penalty of 0 or several antes).
 INT_RANGES: dict[str, tuple[int, int]] = {

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.engine import AuditResult, audit_hand
+from audit.engine import AuditResult, audit_records
 from audit.profiles import BUILTIN
 from ingest.parser import parse_hand
 from tests.audit.harness import FixtureHand, all_fixture_hands, fixture_results
@@ -77,6 +77,5 @@ def test_clean_complex_hands_give_nothing_under_every_profile(profile: str) -> N
     records = [parse_hand(h.text, first_line=h.first_line) for h in CLEAN]
     records.append(parse_hand(EXAMPLE.read_text()))
     assert len(records) >= 8
-    for record in records:
-        result = audit_hand(record, BUILTIN[profile])
+    for result in audit_records(records, BUILTIN[profile], sequences=False):
         assert (result.findings, result.unverifiable) == ([], []), _describe(result)

@@ -57,7 +57,7 @@ from pokerkit import (
 )
 from treys import Card, Evaluator
 
-from audit.engine import AuditResult, audit_hand
+from audit.engine import AuditResult, audit_records
 from audit.evaluator import evaluate
 from audit.profiles import BUILTIN, Profile
 from audit.replay import Replay
@@ -305,8 +305,8 @@ def test_pokerkit_agrees_with_our_betting_and_payoffs(tmp_path_factory: pytest.T
     assert not any(r.joker for r in records)
     outcomes: Counter[str] = Counter()
     skips: Counter[str] = Counter()
-    for record in records:
-        result = audit_hand(record, house)
+    for record, result in zip(records, audit_records(records, house, sequences=False),
+                              strict=True):
         try:
             outcome, _ = compare(record, result, house)
         except Skip as skip:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.engine import audit_hands
+from audit.engine import audit_records
 from audit.profiles import BUILTIN
 from ingest.reader import ParsedHand, read_path
 from openers.generator import GenerateConfig, generate
@@ -51,7 +51,7 @@ def test_clean_rooms_seat_newcomers_into_carried_antes_without_finding(
         tmp_path: Path, profile: str) -> None:
     records = _room(tmp_path / "room", profile, hands=2400, tables=3, seed=11)
     newcomers = _newcomers_in_carried_pots(records)
-    results = audit_hands(records, BUILTIN[profile])
+    results = audit_records(records, BUILTIN[profile])
     flagged = {r.hand_id: [f.code for f in r.findings] for r in results if r.findings}
     assert flagged == {}
     assert newcomers, "the generator seated no newcomer into a carried pot of antes"
@@ -67,7 +67,7 @@ def test_planted_j506_and_j508_are_found_where_planted(tmp_path: Path, profile: 
         row = json.loads(line)
         planted[row["hand_id"]] = set(row["codes"])
     found: dict[str, set[str]] = {}
-    for r in audit_hands(records, BUILTIN[profile]):
+    for r in audit_records(records, BUILTIN[profile]):
         found[r.hand_id] = {f.code for f in r.findings}
     for code in ("J506", "J508"):
         want = {h for h, codes in planted.items() if code in codes}

@@ -23,6 +23,8 @@ EXPECTED = {
     "report",
     "demo",
     "generate",
+    "integrity",
+    "integrity-tests",
     "export",
     "warmup",
     "verify",

@@ -26,17 +26,33 @@ def _ingest(tmp_path, text: str):
     return store
 
 
-def test_report_when_the_newest_hand_is_in_year_one(tmp_path):
-    """Issue 15 obs 13: `openers report` crashed (OverflowError) on a hand dated in year 1."""
-    text = hand_text("T01", 1, over_cap=True, when=datetime(1, 1, 1, 0, 10, tzinfo=PACIFIC))
+def test_report_when_the_newest_hand_is_at_the_oldest_time_allowed(tmp_path):
+    """Issue 15 obs 13: `openers report` crashed (OverflowError) on a hand dated in year 1.
+
+    Times are now bounded by the grammar (docs/limits.md: 1900-01-02 to 9999-12-30 in
+    UTC), so the edge a report can meet is the oldest allowed day, in its local time.
+    """
+    text = hand_text("T01", 1, over_cap=True, when=datetime(1900, 1, 2, 0, 10, tzinfo=PACIFIC))
     store = _ingest(tmp_path, text + "\n")
     done = CliRunner().invoke(app, ["report", "--db", str(store), "--out", str(tmp_path / "r")])
     assert done.exit_code == 0, done.output
     html = (tmp_path / "r" / "report.html").read_text()
-    assert "0001-01-01 00:10:00 -08:00" in html
+    assert "1900-01-02 00:10:00 -08:00" in html
     summary = json.loads((tmp_path / "r" / "summary.json").read_text())
-    assert summary["dates_of_play"] == ["0001-01-01", "0001-01-01"]
-    assert summary["findings_per_day"][-1]["day"] == "0001-01-01"
+    assert summary["dates_of_play"] == ["1900-01-02", "1900-01-02"]
+    assert summary["findings_per_day"][-1]["day"] == "1900-01-02"
+
+
+def test_report_when_a_hand_is_dated_in_year_one(tmp_path):
+    """The year-1 hand of observation 13 is quarantined as out of range; the report runs."""
+    text = hand_text("T01", 1, over_cap=True, when=datetime(1, 1, 1, 0, 10, tzinfo=PACIFIC))
+    store = _ingest(tmp_path, text + "\n")
+    done = CliRunner().invoke(app, ["report", "--db", str(store), "--out", str(tmp_path / "r")])
+    assert done.exit_code == 0, done.output
+    summary = json.loads((tmp_path / "r" / "summary.json").read_text())
+    assert summary["quarantined"] == 1, summary
+    html = (tmp_path / "r" / "report.html").read_text()
+    assert "Time outside 1900-01-02 .. 9999-12-30" in html
 
 
 def test_findings_csv_neutralises_formulas_from_the_logs(tmp_path):

@@ -22,9 +22,10 @@ def test_html_is_self_contained_and_escapes_log_text():
         "https://audit.example/hand?hand_id=BCY-T02-000001",
     }
     assert html.count("<svg") == 2  # findings per day, findings by rule
-    for section in ("decision", "totals", "per-day", "breakdowns", "findings", "quarantine"):
+    for section in ("decision", "totals", "per-day", "breakdowns", "findings", "integrity",
+                    "quarantine"):
         assert f'id="{section}"' in html
-    assert len(SECTIONS) == 6
+    assert len(SECTIONS) == 7
     assert "What it does: counts raises." in html
     assert "BCY-T01-000004:31" in html
     # The offender's line and the anchor line the evidence names are both highlighted.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from audit.openers_test import could_have_held_openers
+from audit.opening import could_have_held_openers
 from audit.profiles import DiscardsSetAside, FalseOpenerStyle, Profile
 from openers.generator.plants.base import Finish, Plant, jacks_only, on_event
 from openers.generator.plants.helpers import collected, reached_showdown

@@ -140,6 +140,16 @@ def _can_forfeit(table: TableSettings, profile: Profile) -> bool:
         or profile.false_opener is FalseOpenerStyle.DEAD_HAND_REFUND)
 
 
+def _joined_and_won(st: DealState, rng: random.Random) -> tuple[str, ...] | None:
+    """J506 on the deal the newcomer joins, if that deal's pot is won.
+
+    R-DH 11 bars every hand he receives while the forfeited money is carried, so a
+    deal that passed out again would make his next hand a second J506 this plant does
+    not label: such a deal is replayed clean instead.
+    """
+    return ("J506",) if st.draft.carried_out is None else None
+
+
 def _unproven_found(st: DealState, rng: random.Random) -> tuple[str, ...] | None:
     """J508: the unpaid penalty (this deal), or the pot not carried (the next deal)."""
     if "unproven_carried" in st.events or "unproven_pushed" in st.events:
@@ -161,7 +171,7 @@ PLANTS = (
     Plant("J503", Forces(), always("J503"), applies=jacks_only, setup=_wrong_openers),
     Plant("J504", Forces(), always("J504"), setup=_carried_wrong),
     Plant("J505", Forces(), always("J505"), setup=_moves_seat),
-    Plant("J506", Forces(), always("J506"), applies=_can_forfeit, setup=_joins,
+    Plant("J506", Forces(), _joined_and_won, applies=_can_forfeit, setup=_joins,
           prepare=_forfeiting, prepared=_forfeited),
     Plant("J508", Forces(false_opener=True, unproven_at_showdown=True), _unproven_found,
           applies=_double_ante_house, next_event="unproven_pushed"),

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from audit.engine import run_rules
 from audit.facts.context import Batch, Result
-from audit.facts.engine import run_rules
 from audit.facts.labels import RecordLabels
 from audit.facts.layout import from_records
 from audit.facts.replay import replay_facts
-from audit.facts.rule import Rule
 from audit.profiles import load_profile
+from audit.rule import Rule
 from schemas.findings import Severity
 from tests.audit.corpus import corpus
 

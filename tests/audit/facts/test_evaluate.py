@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from audit import openers_test
+from audit import opening
 from audit.evaluator import HandCategory, evaluate
 from audit.facts import evaluate as fe
 from audit.facts.layout import CARD, JOKER_CODE, OPENERS_CODE, UNKNOWN_CODE
@@ -163,7 +163,7 @@ def test_category_and_leading_rank() -> None:
 def test_openers_tricky_cases(cards: str, minimum: Openers, bobtail: bool, expected: int) -> None:
     array = codes(cards)
     assert fe.is_openers(array, 0, array.size, OPENERS_CODE[minimum], bobtail) == expected
-    assert expected == reference(openers_test.is_openers, cards.split(), minimum,
+    assert expected == reference(opening.is_openers, cards.split(), minimum,
                                  bobtail=bobtail)
 
 
@@ -221,10 +221,10 @@ def test_openers_equal_the_reference_on_random_cards() -> None:
         for minimum in MINIMA:
             code = OPENERS_CODE[minimum]
             for bobtail in (False, True):
-                expected = reference(openers_test.is_openers, words, minimum, bobtail=bobtail)
+                expected = reference(opening.is_openers, words, minimum, bobtail=bobtail)
                 got = fe.is_openers(array, 0, len(dealt), code, bobtail)
                 assert got == expected, (words, minimum, bobtail)
-                expected = reference(openers_test.holds_openers, words, minimum,
+                expected = reference(opening.holds_openers, words, minimum,
                                      bobtail=bobtail)
                 got = fe.holds_openers(array, 0, len(dealt), code, bobtail)
                 assert got == expected, (words, minimum, bobtail)
@@ -247,7 +247,7 @@ def test_could_have_held_openers_equals_the_reference_on_random_cards() -> None:
         start = 1 + len(discards)
         for minimum in MINIMA:
             for bobtail in (False, True):
-                expected = reference(openers_test.could_have_held_openers, names(final),
+                expected = reference(opening.could_have_held_openers, names(final),
                                      names(discards), minimum, bobtail=bobtail)
                 got = fe.could_have_held_openers(cards, start, cards, 1, len(discards),
                                                  OPENERS_CODE[minimum], bobtail)

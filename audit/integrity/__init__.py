@@ -1,0 +1,1 @@
+"""Integrity analytics: statistics for the cheating that breaks no rule (issue 13)."""

@@ -1,0 +1,174 @@
+"""Tests on probability-integral transforms: dealt hands (F102, F103) and draws (F104, F105).
+
+Under fair dealing every PIT is an independent uniform on (0, 1) (see
+:mod:`audit.integrity.laws` and :mod:`audit.integrity.draws`), so a cell's PITs can be
+judged two ways, each its own test: the share in the top tail (an exact binomial
+test: a dealer who now and then stacks a very good hand) and their mean (a normal
+test on a sum of uniforms: a dealer who steadily helps a little).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import partial
+from typing import ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from audit.evaluator import describe_strength
+from audit.integrity import stats
+from audit.integrity.checks._common import Events, Sums, level_keys, subject_of
+from audit.integrity.features import BatchView, Lookup
+from audit.integrity.model import Cell, Evidence, Family, Level
+from audit.integrity.test import IntegrityTest, Settings
+
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+#: Fewest PITs a cell needs (five expected in a 5% tail).
+MIN_SAMPLE = 100
+LEVELS: tuple[Level, ...] = (Level.DEALER, Level.TABLE, Level.DEALER_PLAYER, Level.PLAYER)
+_K_BITS = 3
+
+
+@dataclass
+class Observations:
+    """PITs of one batch with the hand row, people and a code for the note of each."""
+
+    u: F64
+    rows: I64
+    dealer: npt.NDArray[np.int32]
+    table: npt.NDArray[np.int32]
+    player: npt.NDArray[np.int32]
+    codes: I64
+
+
+def dealt_observations(view: BatchView) -> Observations:
+    """One PIT per dealt hand of five known cards (the code: the hand's strength)."""
+    ok = ~np.isnan(view.dealt_u)
+    return Observations(view.dealt_u[ok], view.seat_row[ok], view.seat_dealer[ok],
+                        view.seat_table[ok], view.seat_player[ok], view.dealt_strength[ok])
+
+
+def draw_observations(view: BatchView) -> Observations:
+    """One PIT per draw (the code: final strength and cards drawn)."""
+    d = view.replayed.draws
+    final = view.replayed.seats.final[d.seat_row]
+    return Observations(d.u, view.batch.first + view.draw_hand.astype(np.int64),
+                        view.draw_dealer, view.draw_table, view.draw_player,
+                        (np.maximum(final, 0) << _K_BITS) | d.k.astype(np.int64))
+
+
+def rarity(u: float) -> str:
+    """How far up the law a PIT is: ``top 1.4%``, ``top 0.0031%``."""
+    return f"top {100 * (1 - u):.2g}%"
+
+
+def dealt_note(u: float, strength: int) -> str:
+    """``dealt three of a kind, kings (8-3): top 1.4% of hands``."""
+    return f"dealt {describe_strength(strength)}: {rarity(u)} of hands"
+
+
+def draw_note(u: float, code: int) -> str:
+    """``drew 3 to four of a kind ...: top 0.2% of the draws the stub allowed``."""
+    strength, k = code >> _K_BITS, code & ((1 << _K_BITS) - 1)
+    return f"drew {k} to {describe_strength(strength)}: {rarity(u)} of the draws the stub allowed"
+
+
+class PitTest(IntegrityTest):
+    """Shared accumulation: per level and cell, n, sum of U, sum of U squared, tail count."""
+
+    levels: ClassVar[tuple[Level, ...]] = LEVELS
+    family = Family.DEALING
+    #: "dealt hands" or "draws", for messages.
+    what: ClassVar[str]
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(settings)
+        self.sums = {level: Sums(4) for level in self.levels}
+        self.events = {level: Events() for level in self.levels}
+
+    def observations(self, view: BatchView) -> Observations:
+        """The batch's PITs."""
+        raise NotImplementedError
+
+    def note(self, u: float, code: int) -> str:
+        """The note beside an evidence hand."""
+        raise NotImplementedError
+
+    def feed(self, view: BatchView) -> None:
+        obs = self.observations(view)
+        tail = obs.u > 1 - self.settings.tail_share
+        for level in self.levels:
+            keep = obs.dealer != view.no_dealer if level in (Level.DEALER,
+                                                             Level.DEALER_PLAYER) else None
+            keys = level_keys(level, obs.dealer, obs.table, obs.player)
+            u, t, rows, codes = obs.u, tail, obs.rows, obs.codes
+            if keep is not None:
+                keys, u, t, rows, codes = keys[keep], u[keep], t[keep], rows[keep], codes[keep]
+            self.sums[level].add(keys, np.ones(len(u)), u, u * u, t)
+            self.events[level].add(keys[t], rows[t], u[t], codes[t])
+
+    def cells(self, lookup: Lookup) -> Iterable[Cell]:
+        for level in self.levels:
+            keys, sums = self.sums[level].totals()
+            for key, (n, total, total_sq, tail) in zip(keys.tolist(), sums, strict=True):
+                if n >= MIN_SAMPLE:
+                    yield self.judge(level, key, int(n), total, total_sq, int(tail), lookup)
+
+    def judge(self, level: Level, key: int, n: int, total: float, total_sq: float, tail: int,
+              lookup: Lookup) -> Cell:
+        """The cell of one key."""
+        raise NotImplementedError
+
+    def evidence(self, level: Level, key: int) -> Evidence:
+        """The cell's PITs in the top tail, most extreme first."""
+        rows, values, codes = self.events[level].of(key)
+        order = np.argsort(-values, kind="stable")
+        return Evidence(rows[order], [self.note(float(values[i]), int(codes[i])) for i in order],
+                        self.events[level].total(key))
+
+
+class TailTest(PitTest):
+    """Too many PITs in the top tail (one-sided, exact binomial)."""
+
+    def judge(self, level: Level, key: int, n: int, total: float, total_sq: float, tail: int,
+              lookup: Lookup) -> Cell:
+        share = self.settings.tail_share
+        p = stats.binomial_upper(tail, n, share)
+        low, high = stats.wilson(tail, n)
+        subject = subject_of(level, key, lookup)
+        top = f"top {100 * share:g}%"
+        return Cell(
+            code=self.code, level=level, subject=subject, n=n,
+            statistic=f"{self.what} in the {top} of their law",
+            observed=tail, expected=n * share, effect=tail / n,
+            effect_label=f"share in the {top}", ci_low=low, ci_high=high, p_value=p,
+            message=(f"{subject.text()}: {tail} of {n} {self.what} in the {top} "
+                     f"({100 * tail / n:.1f}%, 95% CI {100 * low:.1f}-{100 * high:.1f}%); "
+                     f"fair dealing gives {100 * share:g}% ({n * share:.1f} expected)"),
+            evidence=partial(self.evidence, level, key),
+            details={"tail_share": share, "in_tail": tail},
+        )
+
+
+class MeanTest(PitTest):
+    """PITs higher on average than uniform (players) or off either way (dealers, tables)."""
+
+    def judge(self, level: Level, key: int, n: int, total: float, total_sq: float, tail: int,
+              lookup: Lookup) -> Cell:
+        two_sided = level in (Level.DEALER, Level.TABLE)
+        z, p = stats.uniform_mean_p(total, n, two_sided=two_sided)
+        mean, low, high = stats.mean_interval(total, total_sq, n)
+        subject = subject_of(level, key, lookup)
+        way = "off" if two_sided else "above"
+        return Cell(
+            code=self.code, level=level, subject=subject, n=n,
+            statistic=f"mean PIT of {self.what}", observed=mean, expected=0.5, effect=mean,
+            effect_label="mean PIT", ci_low=low, ci_high=high, p_value=p,
+            message=(f"{subject.text()}: mean PIT of {n} {self.what} {mean:.3f} "
+                     f"(95% CI {low:.3f}-{high:.3f}), {way} the 0.5 of fair dealing (z = {z:.2f})"),
+            evidence=partial(self.evidence, level, key),
+            details={"z": z, "two_sided": two_sided},
+        )

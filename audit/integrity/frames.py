@@ -1,0 +1,272 @@
+"""Read the store's staging tables in batches of hands, as flat arrays compiled code can walk.
+
+The analysis never reads raw text (dbt layering): ``stg_hands``, ``stg_seats`` and
+``stg_actions`` give every hand, seat and line of play typed. Hands come in the order
+a table dealt them (table, time, hand id), ``batch_hands`` at a time, so memory does
+not grow with the store: a batch is three groups of numpy arrays,
+
+- hands (one row each, ``h_*``), with the range of their seats and of their lines;
+- seats (``s_*``), a hand's seats in seat order;
+- lines (``a_*``), a hand's lines in log order, with their cards as codes in one flat
+  ``cards`` array (``rank * 4 + suit``, 52 the joker, 53 unknown, as the layout of
+  the rest of the project).
+
+Players, dealers and tables become small integers through :class:`Names`, shared by
+every batch of a run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+import duckdb
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from audit.integrity.prng import hand_keys
+from audit.profiles import Profile
+from schemas.records import CARD_CODES, SECTION_ORDER, Actor, Game, Openers, Verb
+
+I8 = npt.NDArray[np.int8]
+I32 = npt.NDArray[np.int32]
+I64 = npt.NDArray[np.int64]
+
+VERBS: tuple[Verb, ...] = tuple(Verb)
+#: Verb codes (position in :class:`Verb`), as compiled code compares them.
+VERB = {verb: code for code, verb in enumerate(VERBS)}
+SECTION = {section: code for code, section in enumerate(SECTION_ORDER)}
+ACTORS: tuple[Actor, ...] = tuple(Actor)
+ACTOR = {actor: code for code, actor in enumerate(ACTORS)}
+JOKER_CODE = 52
+UNKNOWN_CODE = 53
+#: Minimum openers as the lowest pair rank code that opens (9 jacks .. 12 aces), 0 for ANY.
+OPENERS_CODE = {Openers.ANY: 0, Openers.JJ: 9, Openers.QQ: 10, Openers.KK: 11, Openers.AA: 12}
+
+BATCH_HANDS = 50_000
+
+#: The cardroom's local day of a hand (its Time at the offset its log wrote).
+LOCAL_DAY_SQL = "CAST(timezone('UTC', h.time) + to_minutes(h.utc_offset_minutes) AS DATE)"
+_HANDS_SQL = f"""
+SELECT h.hand_id, h.table_id, coalesce(h.dealer_id, '') AS dealer_id,
+       epoch_ms(h.time) AS time_ms, h.utc_offset_minutes, {LOCAL_DAY_SQL} AS day,
+       h.joker, h.button, h.game, h.openers, h.jackpot, h.limit_small, h.limit_big
+FROM stg_hands h
+WHERE ($since IS NULL OR {LOCAL_DAY_SQL} >= $since)
+  AND ($until IS NULL OR {LOCAL_DAY_SQL} <= $until)
+ORDER BY h.table_id, h.time, h.hand_id
+"""
+
+_SEATS_SQL = """
+SELECT c.ord, s.seat, s.player_id
+FROM stg_seats s JOIN _integrity_batch c USING (hand_id)
+ORDER BY c.ord, s.seat
+"""
+
+# No ORDER BY and no per-row functions: sorting and decoding are faster in numpy and Arrow.
+_ACTIONS_SQL = """
+SELECT c.ord, a.action_index, a.section, a.actor, a.verb, coalesce(a.seat, -1) AS seat,
+       coalesce(a.amount, 0) AS amount, coalesce(a.to_amount, 0) AS to_amount, a.all_in,
+       a.cards, a.drawn
+FROM stg_actions a JOIN _integrity_batch c USING (hand_id)
+"""
+#: Code of each word a column may hold (the card codes of the rest of the project).
+_SECTION_CODE = {s.value: code for s, code in SECTION.items()}
+_ACTOR_CODE = {a.value: code for a, code in ACTOR.items()}
+_VERB_CODE = {v.value: code for v, code in VERB.items()}
+_CARD_CODE = {card: code for code, card in enumerate(CARD_CODES)}
+
+
+@dataclass
+class Names:
+    """Ids of players, dealers and tables as small integers, shared by a run's batches."""
+
+    players: dict[str, int] = field(default_factory=dict)
+    dealers: dict[str, int] = field(default_factory=dict)
+    tables: dict[str, int] = field(default_factory=dict)
+
+    @staticmethod
+    def _codes(book: dict[str, int], values: pa.Array) -> I32:
+        encoded = pc.dictionary_encode(values).combine_chunks() if isinstance(
+            values, pa.ChunkedArray) else pc.dictionary_encode(values)
+        words = encoded.dictionary.to_pylist()
+        mapping = np.array([book.setdefault(w, len(book)) for w in words], dtype=np.int32)
+        return mapping[encoded.indices.to_numpy(zero_copy_only=False)]
+
+    def player_codes(self, values: pa.Array) -> I32:
+        """Player ids as integers."""
+        return self._codes(self.players, values)
+
+    def dealer_codes(self, values: pa.Array) -> I32:
+        """Dealer ids as integers ('' for a hand with no Dealer header)."""
+        return self._codes(self.dealers, values)
+
+    def table_codes(self, values: pa.Array) -> I32:
+        """Table ids as integers."""
+        return self._codes(self.tables, values)
+
+    @staticmethod
+    def invert(book: dict[str, int]) -> list[str]:
+        """Index -> id."""
+        out = [""] * len(book)
+        for name, code in book.items():
+            out[code] = name
+        return out
+
+
+@dataclass
+class Batch:
+    """A batch of hands in table-deal order, as flat arrays (see the module docstring)."""
+
+    first: int  #: position of the batch's first hand among every hand of the run
+    hand_ids: list[str]
+    h_key: npt.NDArray[np.uint64]
+    h_table: I32
+    h_dealer: I32
+    h_time_ms: I64
+    h_offset: npt.NDArray[np.int16]  #: minutes the room's clock is ahead of UTC
+    h_day: I32  #: local day, days since 1970-01-01
+    h_joker: npt.NDArray[np.bool_]
+    h_button: I8
+    h_openers: I8  #: OPENERS_CODE of the deal (header, else the house progression)
+    h_small: I64
+    h_big: I64
+    h_seat_start: I32
+    h_seat_count: I32
+    h_act_start: I32
+    h_act_count: I32
+    s_seat: I8
+    s_player: I32
+    a_section: I8
+    a_actor: I8
+    a_verb: I8
+    a_seat: I8
+    a_amount: I64
+    a_to: I64
+    a_all_in: npt.NDArray[np.bool_]
+    a_cards_start: I32
+    a_cards_count: I8  #: -1: the line names no card list (an unrecorded burn)
+    a_drawn_start: I32
+    a_drawn_count: I8
+    cards: I8
+
+    def __len__(self) -> int:
+        return len(self.hand_ids)
+
+
+def _offsets(ords: I64, n: int) -> tuple[I32, I32]:
+    counts = np.bincount(ords, minlength=n).astype(np.int32)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int32)
+    return starts, counts
+
+
+def _encoded(column: pa.Array | pa.ChunkedArray, codes: dict[str, int]) -> I64:
+    """A column of words as their codes (-1 for a word the table does not know)."""
+    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    encoded = pc.dictionary_encode(array)
+    lookup = np.array([codes.get(w, -1) for w in encoded.dictionary.to_pylist()] + [-1],
+                      dtype=np.int64)
+    index = encoded.indices.fill_null(len(lookup) - 1).to_numpy(zero_copy_only=False)
+    return lookup[index]
+
+
+def _flatten(column: pa.ChunkedArray, base: int) -> tuple[I32, I8, I8]:
+    """Start, count (-1 for NULL) and flat card codes of a list column of cards; starts
+    shifted by ``base``."""
+    array = column.combine_chunks()
+    valid = array.is_valid().to_numpy(zero_copy_only=False)
+    offsets = array.offsets.to_numpy()
+    counts = np.diff(offsets).astype(np.int8)
+    counts[~valid] = -1
+    starts = (offsets[:-1] - offsets[0] + base).astype(np.int32)
+    flat = _encoded(array.flatten(), _CARD_CODE).astype(np.int8)
+    return starts, counts, flat
+
+
+def _openers_codes(hands: pa.Table, profile: Profile) -> I8:
+    header = hands.column("openers").to_pylist()
+    games = hands.column("game").to_pylist()
+    jackpots = hands.column("jackpot").to_pylist()
+    out = np.empty(len(header), dtype=np.int8)
+    cache: dict[tuple[str | None, str, int], int] = {}
+    for i, (opens, game, jackpot) in enumerate(zip(header, games, jackpots, strict=True)):
+        key = (opens, game, jackpot)
+        code = cache.get(key)
+        if code is None:
+            minimum = Openers(opens) if opens else profile.openers_for(jackpot, Game(game))
+            code = cache[key] = OPENERS_CODE[minimum]
+        out[i] = code
+    return out
+
+
+def read_batches(con: duckdb.DuckDBPyConnection, profile: Profile, names: Names, *,
+                 since: date | None = None, until: date | None = None,
+                 batch_hands: int = BATCH_HANDS) -> Iterator[Batch]:
+    """Every stored hand whose local day is in [since, until], in table-deal order, by batches."""
+    con.execute("SET enable_progress_bar = false")
+    hands = con.sql(_HANDS_SQL, params={"since": since, "until": until}).to_arrow_table()
+    for first in range(0, hands.num_rows, batch_hands):
+        part = hands.slice(first, batch_hands)
+        yield _batch(con, part, first, profile, names)
+
+
+def _batch(con: duckdb.DuckDBPyConnection, part: pa.Table, first: int, profile: Profile,
+           names: Names) -> Batch:
+    n = part.num_rows
+    hand_ids = part.column("hand_id").to_pylist()
+    con.register("_integrity_batch", pa.table({
+        "hand_id": part.column("hand_id"), "ord": pa.array(np.arange(n, dtype=np.int64))}))
+    try:
+        seats = con.sql(_SEATS_SQL).to_arrow_table()
+        acts = con.sql(_ACTIONS_SQL).to_arrow_table()
+    finally:
+        con.unregister("_integrity_batch")
+    # Lines in log order; list columns stay where they are (their starts are reordered).
+    order = np.lexsort((acts.column("action_index").to_numpy(), acts.column("ord").to_numpy()))
+    seat_start, seat_count = _offsets(seats.column("ord").to_numpy(), n)
+    act_start, act_count = _offsets(acts.column("ord").to_numpy(), n)
+    c_start, c_count, c_flat = _flatten(acts.column("cards"), 0)
+    d_start, d_count, d_flat = _flatten(acts.column("drawn"), len(c_flat))
+
+    def column(name: str, dtype: type) -> npt.NDArray[Any]:
+        return acts.column(name).to_numpy(zero_copy_only=False).astype(dtype)[order]
+
+    days = part.column("day").cast(pa.int32()).to_numpy()
+    return Batch(
+        first=first,
+        hand_ids=hand_ids,
+        h_key=hand_keys(hand_ids),
+        h_table=names.table_codes(part.column("table_id")),
+        h_dealer=names.dealer_codes(part.column("dealer_id")),
+        h_time_ms=part.column("time_ms").to_numpy().astype(np.int64),
+        h_offset=part.column("utc_offset_minutes").to_numpy(zero_copy_only=False)
+        .astype(np.int16),
+        h_day=days.astype(np.int32),
+        h_joker=part.column("joker").to_numpy(zero_copy_only=False).astype(np.bool_),
+        h_button=part.column("button").to_numpy().astype(np.int8),
+        h_openers=_openers_codes(part, profile),
+        h_small=part.column("limit_small").to_numpy().astype(np.int64),
+        h_big=part.column("limit_big").to_numpy().astype(np.int64),
+        h_seat_start=seat_start,
+        h_seat_count=seat_count,
+        h_act_start=act_start,
+        h_act_count=act_count,
+        s_seat=seats.column("seat").to_numpy().astype(np.int8),
+        s_player=names.player_codes(seats.column("player_id")),
+        a_section=_encoded(acts.column("section"), _SECTION_CODE).astype(np.int8)[order],
+        a_actor=_encoded(acts.column("actor"), _ACTOR_CODE).astype(np.int8)[order],
+        a_verb=_encoded(acts.column("verb"), _VERB_CODE).astype(np.int8)[order],
+        a_seat=column("seat", np.int8),
+        a_amount=column("amount", np.int64),
+        a_to=column("to_amount", np.int64),
+        a_all_in=column("all_in", np.bool_),
+        a_cards_start=c_start[order],
+        a_cards_count=c_count[order],
+        a_drawn_start=d_start[order],
+        a_drawn_count=d_count[order],
+        cards=np.concatenate((c_flat, d_flat)).astype(np.int8),
+    )

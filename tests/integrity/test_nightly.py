@@ -1,0 +1,49 @@
+"""The nightly job keeps an integrity run, with its alerts, after its audit."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from openers.nightly import job
+from openers.nightly.job import ExitCode, FailOn, NightlyOptions, run_nightly
+from openers.nightly.joblog import JobLog, LogFormat
+from tests.integrity.conftest import Room
+
+
+def test_the_nightly_job_stores_the_integrity_run(cheat_room: Room, tmp_path: Path) -> None:
+    store = tmp_path / "store.duckdb"
+    stream = io.StringIO()
+    result = run_nightly(NightlyOptions(inboxes=(cheat_room.folder / "logs",), db=store,
+                                        reports=None, fail_on=FailOn.NEVER, settle_seconds=0),
+                         JobLog(LogFormat.JSON, stream))
+    assert result.exit_code is ExitCode.OK, stream.getvalue()
+    assert '"integrity done"' in stream.getvalue()
+    con = duckdb.connect(str(store), read_only=True)
+    try:
+        run = con.execute("SELECT nightly_run_id, hands, alerts FROM integrity_runs").fetchall()
+        assert run == [(result.run_id, 4000, run[0][2])] and run[0][2] > 0
+        kinds = {k for (k,) in con.execute("SELECT DISTINCT family FROM integrity_alerts_latest"
+                                           ).fetchall()}
+        assert kinds == {"dealing", "collusion"}
+    finally:
+        con.close()
+
+
+def test_a_failed_analysis_is_logged_not_the_run(cheat_room: Room, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("the analysis broke")
+
+    monkeypatch.setattr(job, "analyse_store", broken)
+    stream = io.StringIO()
+    result = run_nightly(NightlyOptions(inboxes=(cheat_room.folder / "logs",),
+                                        db=tmp_path / "store.duckdb", reports=None,
+                                        fail_on=FailOn.NEVER, settle_seconds=0),
+                         JobLog(LogFormat.JSON, stream))
+    assert result.exit_code is ExitCode.OK
+    assert "integrity analysis failed" in stream.getvalue()
+    assert "the analysis broke" in stream.getvalue()
