@@ -76,9 +76,6 @@ from schemas.findings import Severity
 from schemas.seals import seal
 from schemas.store import transaction
 
-#: DuckDB's memory limit in the job (cached blocks are dropped, large sorts spill to disk).
-STORE_MEMORY = "512MB"
-
 
 class ExitCode(IntEnum):
     """What the job tells its scheduler."""
@@ -178,9 +175,6 @@ def _locked_run(options: NightlyOptions, log: JobLog) -> NightlyResult:
         return NightlyResult(ExitCode.FAILED, RunStatus.FAILED, error=reason)
     try:
         con.execute("SET TimeZone = 'UTC'")
-        # DuckDB caches the blocks it reads and writes up to its memory limit (by default
-        # most of the machine): bounded, the job's memory does not grow with the store.
-        con.execute(f"SET memory_limit = '{STORE_MEMORY}'")
         run_id = start_run(con, inbox=[str(p) for p in options.inboxes],
                            profile=options.profile, fail_on=options.fail_on.value,
                            reports_to=str(options.reports) if options.reports else None)
