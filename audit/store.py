@@ -1,10 +1,12 @@
 """Audit the hands in the store from its staging tables, and write the audit layer.
 
 The hands to audit (all, or some ids) and the other deals of their tables (context for
-the J rules) are read from ``stg_hands``, ``stg_seats`` and ``stg_actions``
-(:func:`audit.facts.staging.read_staging`), a batch of whole tables at a time: the
-compiled replay makes their facts, the hand rules and the J rules check them, and
-:func:`audit.store.write_results` replaces their audit rows. A stored hand with no
+the J rules) are read from ``stg_hands``, ``stg_seats`` and ``stg_actions`` by the main
+process (:func:`audit.facts.staging.fetch_staging`, one join of each table per
+``READ_HANDS`` hands); batches of whole tables go to the workers, which make their arrays
+(:func:`audit.facts.staging.staging_arrays`), replay them into facts and run the hand
+rules and the J rules; :func:`audit.store.write_results` replaces their audit rows as the
+results come back. A stored hand with no
 staging rows cannot be audited: it is counted (``StoreSummary.unaudited``) and gets an
 error for every rule in ``audit_unverifiable``, never a silent pass.
 
@@ -14,16 +16,19 @@ reference parser and replays it in Python instead: the slower, independent path.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TypeAlias
 
 import duckdb
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from audit.engine import AuditResult, merge, run_rules, run_sequence_rules
 from audit.facts.context import Batch
@@ -32,19 +37,22 @@ from audit.facts.labels import Labels, RecordLabels
 from audit.facts.reference import reference_facts
 from audit.facts.replay import replay_facts, warm_up
 from audit.facts.sequence import Run
-from audit.facts.staging import read_staging
+from audit.facts.staging import StagingRows, fetch_staging, staging_arrays
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
 from audit.workers import default_workers, no_cyclic_gc, pool
 from ingest.errors import HandParseError
 from ingest.parser import parse_hand
-from ingest.scan.layout import HandArrays
 from schemas.findings import Unverifiable
 from schemas.records import HandRecord
 from schemas.store import transaction
 
-#: Hands per batch (whole tables): the store is read and checked a batch at a time.
+#: Hands per batch (whole tables): a worker replays and checks a batch at a time.
 BATCH_HANDS = 2000
+#: Hands read from the store at a time (whole batches): each read joins every staging
+#: table once, whatever the number of hands it asks for, so few large reads cost far less
+#: than one per batch; memory holds a read and the batches in flight.
+READ_HANDS = 20000
 #: Hands per write transaction: each commit costs about 0.1 s (WAL sync), whatever its size.
 WRITE_HANDS = 10000
 
@@ -69,36 +77,51 @@ class _Stored:
     context: bool
 
 
-def _stored(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str] | None) -> list[_Stored]:
-    """The hands to audit and the other deals of their tables, by table and time."""
+#: Hand ids to audit: Python strings, or an Arrow string column (a million ids as Python
+#: strings would cost the nightly job some hundred megabytes).
+HandIds: TypeAlias = Sequence[str] | pa.Array | pa.ChunkedArray
+
+
+def _stored(con: duckdb.DuckDBPyConnection, hand_ids: HandIds | None) -> pa.Table:
+    """The hands to audit and the other deals of their tables, by table and time
+    (columns ``hand_id``, ``table_id``: null without a staging row, ``context``)."""
     sql = ("SELECT r.hand_id, h.table_id, {context} AS context"
            " FROM raw_hands r LEFT JOIN stg_hands h USING (hand_id) {where}"
            " ORDER BY h.table_id, h.time, r.hand_id")
     if hand_ids is None:
-        rows = con.execute(sql.format(context="false", where="")).fetchall()
-    else:
-        con.register("_audit_ids", pa.table({"hand_id": pa.array(list(hand_ids), pa.string())}))
-        try:
-            rows = con.execute(sql.format(
-                context="r.hand_id NOT IN (SELECT hand_id FROM _audit_ids)",
-                where="WHERE r.hand_id IN (SELECT hand_id FROM _audit_ids) OR h.table_id IN"
-                      " (SELECT s.table_id FROM stg_hands s JOIN _audit_ids i USING (hand_id))",
-            )).fetchall()
-        finally:
-            con.unregister("_audit_ids")
-    return [_Stored(h, t, bool(c)) for h, t, c in rows]
+        return con.sql(sql.format(context="false", where="")).to_arrow_table()
+    ids = (hand_ids if isinstance(hand_ids, pa.Array | pa.ChunkedArray)
+           else pa.array(list(hand_ids), pa.string()))
+    con.register("_audit_ids", pa.table({"hand_id": ids}))
+    try:
+        return con.sql(sql.format(
+            context="r.hand_id NOT IN (SELECT hand_id FROM _audit_ids)",
+            where="WHERE r.hand_id IN (SELECT hand_id FROM _audit_ids) OR h.table_id IN"
+                  " (SELECT s.table_id FROM stg_hands s JOIN _audit_ids i USING (hand_id))",
+        )).to_arrow_table()
+    finally:
+        con.unregister("_audit_ids")
 
 
-def _batches(items: list[_Stored], size: int) -> Iterator[list[_Stored]]:
-    """Runs of whole tables of about ``size`` hands."""
-    part: list[_Stored] = []
-    for i, item in enumerate(items):
-        if len(part) >= size and item.table_id != items[i - 1].table_id:
-            yield part
-            part = []
-        part.append(item)
-    if part:
-        yield part
+def _batches(items: pa.Table, size: int) -> Iterator[list[_Stored]]:
+    """Runs of whole tables of about ``size`` hands (Python objects for one run at a time)."""
+    count = items.num_rows
+    if not count:
+        return
+    tables = pc.dictionary_encode(items.column("table_id").combine_chunks())
+    code = np.asarray(tables.indices.fill_null(-1).to_numpy(zero_copy_only=False),
+                      dtype=np.int64)
+    starts = np.flatnonzero(code[1:] != code[:-1]) + 1  # where a table begins
+    cuts = [0]
+    for start in starts.tolist():
+        if start - cuts[-1] >= size:
+            cuts.append(start)
+    cuts.append(count)
+    for lo, hi in itertools.pairwise(cuts):
+        part = items.slice(lo, hi - lo)
+        yield [_Stored(h, t, bool(c)) for h, t, c in zip(
+            part.column("hand_id").to_pylist(), part.column("table_id").to_pylist(),
+            part.column("context").to_pylist(), strict=True)]
 
 
 def _unaudited(item: _Stored, profile: Profile, why: str) -> AuditResult:
@@ -135,25 +158,24 @@ def _records(con: duckdb.DuckDBPyConnection, ids: list[str]
 
 @dataclass(slots=True)
 class _Work:
-    """One batch as a worker gets it: the hands, and their arrays or their records."""
+    """One batch as a worker gets it: the hands, and their staging rows or their records
+    (the worker makes the arrays: the main process only reads the store)."""
 
     items: list[_Stored]
     staged: list[_Stored]
-    arrays: HandArrays | None = None
-    labels: Labels | None = None
+    rows: StagingRows | None = None
     records: list[HandRecord] | None = None
     results: list[AuditResult] = field(default_factory=list)
 
 
 def _prepare(con: duckdb.DuckDBPyConnection, items: list[_Stored], profile: Profile,
              fast: bool) -> _Work:
-    """Read a batch from the store (the main process holds the connection)."""
+    """A batch without its rows: those it cannot audit are given their results."""
     staged = [i for i in items if i.table_id is not None]
     work = _Work(items, staged)
     work.results = [_unaudited(i, profile, "it has no staging rows (ingest it again)")
                     for i in items if i.table_id is None and not i.context]
     if fast:
-        work.arrays, work.labels = read_staging(con, [i.hand_id for i in staged])
         return work
     parsed = _records(con, [i.hand_id for i in staged])
     work.results += [_unaudited(i, profile, "its raw text no longer parses")
@@ -163,13 +185,37 @@ def _prepare(con: duckdb.DuckDBPyConnection, items: list[_Stored], profile: Prof
     return work
 
 
+def _works(con: duckdb.DuckDBPyConnection, items: pa.Table, profile: Profile,
+           fast: bool) -> Iterator[_Work]:
+    """The batches of ``items`` with their rows, read from the store (the main process
+    holds the connection) about ``READ_HANDS`` hands at a time."""
+    read: list[_Work] = []
+    for part in _batches(items, BATCH_HANDS):
+        read.append(_prepare(con, part, profile, fast))
+        if not fast:
+            yield read.pop()
+        elif sum(len(w.items) for w in read) >= READ_HANDS:
+            yield from _fetched(con, read)
+            read = []
+    if read:
+        yield from _fetched(con, read)
+
+
+def _fetched(con: duckdb.DuckDBPyConnection, works: list[_Work]) -> list[_Work]:
+    rows = fetch_staging(con, [[i.hand_id for i in w.staged] for w in works])
+    for work, part in zip(works, rows, strict=True):
+        work.rows = part
+    return works
+
+
 def _audit_batch(work: _Work, profile: Profile) -> list[AuditResult]:
     """Replay and check one batch of whole tables (runs in a worker)."""
     with no_cyclic_gc():
+        labels: Labels
         if work.records is None:
-            assert work.arrays is not None and work.labels is not None
-            facts = replay_facts(work.arrays, profile)
-            labels: Labels = work.labels
+            assert work.rows is not None
+            arrays, labels = staging_arrays(work.rows)
+            facts = replay_facts(arrays, profile)
         else:
             facts = reference_facts(work.records, profile)
             labels = RecordLabels(work.records)
@@ -210,7 +256,7 @@ class _DealLabels:
 
 
 def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
-                hand_ids: Sequence[str] | None = None, *, workers: int | None = None,
+                hand_ids: HandIds | None = None, *, workers: int | None = None,
                 fast: bool = True, progress: Callable[[int], None] | None = None,
                 ) -> StoreSummary:
     """Audit the stored hands (all, or ``hand_ids``) and replace their audit rows.
@@ -220,9 +266,20 @@ def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
     is called as each batch of ``n`` hands is checked.
     """
     workers = workers or default_workers()
-    parts = (_prepare(con, part, profile, fast)
-             for part in _batches(_stored(con, hand_ids), BATCH_HANDS))
-    results = _Collected(progress)
+    # The audit reads and writes through a connection of its own to the same store: a
+    # result the caller left unread on ``con`` (DuckDB then refuses new relations) is
+    # none of its business. ``con`` must not be inside a transaction.
+    own = con.cursor()
+    try:
+        return _audit(own, profile, hand_ids, workers, fast, progress)
+    finally:
+        own.close()
+
+
+def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, hand_ids: HandIds | None,
+           workers: int, fast: bool, progress: Callable[[int], None] | None) -> StoreSummary:
+    parts = _works(con, _stored(con, hand_ids), profile, fast)
+    results = _Collected(con, profile, progress)
     first = next(parts, None)
     second = next(parts, None) if first is not None else None
     if second is None or workers <= 1:
@@ -235,35 +292,49 @@ def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
         if fast:
             warm_up()  # the workers are forked with the compiled replay loaded
         with pool(workers) as executor:
-            # Batches in flight are bounded: memory stays a few batches whatever the store.
+            # Batches in flight are bounded (two per worker: one running, one queued behind
+            # it while the main process reads): memory stays a few batches whatever the store.
             pending: deque[Future[list[AuditResult]]] = deque(
                 executor.submit(_audit_batch, w, profile) for w in (first, second) if w)
             for work in parts:
-                if len(pending) > workers:
+                if len(pending) > 2 * workers:
                     results.extend(pending.popleft().result())
                 pending.append(executor.submit(_audit_batch, work, profile))
             while pending:
                 results.extend(pending.popleft().result())
-    write_results(con, results.all, profile)
-    done = results.all
-    unaudited = sum(1 for r in done if r.errors and any(
-        e.reason.startswith("the stored hand cannot be audited") for e in r.errors))
-    return StoreSummary(len(done), sum(len(r.findings) for r in done),
-                        sum(len(r.unverifiable) for r in done),
-                        sum(len(r.errors) for r in done), unaudited)
+    results.write()
+    return results.summary
 
 
 class _Collected:
-    """The results of the batches as they come back, told to ``progress``."""
+    """The results of the batches as they come back: told to ``progress``, counted, and
+    written about ``WRITE_HANDS`` hands at a time (memory holds counts, not every hand's
+    result; a hand audited again has its rows replaced, so a run killed after some writes
+    and redone ends the same)."""
 
-    def __init__(self, progress: Callable[[int], None] | None) -> None:
-        self.all: list[AuditResult] = []
-        self.progress = progress
+    def __init__(self, con: duckdb.DuckDBPyConnection, profile: Profile,
+                 progress: Callable[[int], None] | None) -> None:
+        self.con, self.profile, self.progress = con, profile, progress
+        self.waiting: list[AuditResult] = []
+        self.summary = StoreSummary(0, 0, 0)
 
     def extend(self, part: list[AuditResult]) -> None:
-        self.all.extend(part)
+        self.waiting.extend(part)
         if self.progress is not None:
             self.progress(len(part))
+        if len(self.waiting) >= WRITE_HANDS:
+            self.write()
+
+    def write(self) -> None:
+        done, self.waiting = self.waiting, []
+        write_results(self.con, done, self.profile)
+        s = self.summary
+        self.summary = StoreSummary(
+            s.hands + len(done), s.findings + sum(len(r.findings) for r in done),
+            s.unverifiable + sum(len(r.unverifiable) for r in done),
+            s.errors + sum(len(r.errors) for r in done),
+            s.unaudited + sum(1 for r in done if r.errors and any(
+                e.reason.startswith("the stored hand cannot be audited") for e in r.errors)))
 
 
 def _frames(results: Sequence[AuditResult], profile: str, now: datetime

@@ -87,20 +87,43 @@ _VERB = {v.value: code for v, code in V.items()}
 _OPENERS = {o.value: code for o, code in OPENERS_CODE.items()}
 
 
-def fnv1a64_many(texts: Sequence[str]) -> IntArray:
-    """:func:`ingest.scan.layout.fnv1a64` of each text's UTF-8, as int64, column by column."""
-    data = [t.encode() for t in texts]
-    count = len(data)
-    width = max((len(d) for d in data), default=0)
-    lengths = np.fromiter((len(d) for d in data), dtype=np.int64, count=count)
-    padded = np.frombuffer(b"".join(d.ljust(width, b"\0") for d in data),
-                           dtype=np.uint8).reshape(count, width)
+def _strings(column: pa.Array | pa.ChunkedArray) -> pa.StringArray:
+    """One contiguous string array of ``column`` (nulls as empty strings)."""
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    if column.type != pa.string():
+        column = column.cast(pa.string())
+    return column.fill_null("")
+
+
+def _fnv_distinct(texts: pa.StringArray) -> IntArray:
+    """FNV-1a 64 of each string's UTF-8, one byte position at a time over all strings."""
+    count = len(texts)
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)[
+        texts.offset:texts.offset + count + 1]
+    data = texts.buffers()[2]
+    raw = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+    starts = offsets[:-1].astype(np.int64)
+    lengths = (offsets[1:] - offsets[:-1]).astype(np.int64)
     h = np.full(count, _FNV_OFFSET, dtype=np.uint64)
     with np.errstate(over="ignore"):
-        for j in range(width):
-            live = lengths > j
-            h[live] = (h[live] ^ padded[live, j].astype(np.uint64)) * _FNV_PRIME
+        for j in range(int(lengths.max()) if count else 0):
+            live = np.flatnonzero(lengths > j)
+            h[live] = (h[live] ^ raw[starts[live] + j].astype(np.uint64)) * _FNV_PRIME
     return h.view(np.int64)
+
+
+def fnv1a64_column(column: pa.Array | pa.ChunkedArray) -> IntArray:
+    """:func:`ingest.scan.layout.fnv1a64` of each value's UTF-8, as int64 (each distinct
+    value hashed once: ids repeat)."""
+    encoded = pc.dictionary_encode(_strings(column))
+    hashes = _fnv_distinct(encoded.dictionary)
+    return hashes[encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)]
+
+
+def fnv1a64_many(texts: Sequence[str]) -> IntArray:
+    """:func:`ingest.scan.layout.fnv1a64` of each text's UTF-8, as int64."""
+    return fnv1a64_column(pa.array(list(texts), pa.string()))
 
 
 def _codes(column: pa.Array | pa.ChunkedArray, table: dict[str, int], default: int = 0
@@ -121,13 +144,19 @@ def _ints(column: pa.Array, null: int) -> IntArray:
 
 @dataclass(slots=True)
 class StagingLabels:
-    """The words of stored hands, from their staging rows (by hand row)."""
+    """The words of stored hands, from their staging rows (by hand row), looked up only
+    when a finding needs them (most hands have none)."""
 
     hand_ids: list[str]
     table_ids: list[str]
     result_lines: IntArray
-    players: dict[tuple[int, int], str]
-    readings: dict[tuple[int, int], str]
+    #: Each hand's first seat row and event row, and how many (the arrays' columns).
+    hands: IntArray
+    seat_numbers: IntArray
+    players: pa.StringArray
+    action_index: IntArray
+    shows: npt.NDArray[np.bool_]
+    readings: pa.StringArray
 
     def hand_id(self, hand: int) -> str:
         return self.hand_ids[hand]
@@ -136,23 +165,47 @@ class StagingLabels:
         return self.table_ids[hand]
 
     def player_id(self, hand: int, seat: int) -> str:
-        return self.players.get((hand, seat), "")
+        first = int(self.hands[hand, H_SEAT_START])
+        for k in range(first, first + int(self.hands[hand, H_SEAT_COUNT])):
+            if int(self.seat_numbers[k]) == seat:
+                return str(self.players[k].as_py())
+        return ""
 
     def reading(self, hand: int, index: int) -> str | None:
-        return self.readings.get((hand, index))
+        first = int(self.hands[hand, H_EVENT_START])
+        for k in range(first, first + int(self.hands[hand, H_EVENT_COUNT])):
+            if int(self.action_index[k]) == index:
+                value = self.readings[k].as_py() if self.shows[k] else None
+                return None if value is None else str(value)
+        return None
 
     def result_line(self, hand: int) -> int:
         return int(self.result_lines[hand])
 
 
-def read_staging(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str]
-                 ) -> tuple[HandArrays, StagingLabels]:
-    """The arrays and labels of the stored hands ``hand_ids``, in that order.
+@dataclass(frozen=True, slots=True)
+class StagingRows:
+    """The staging rows of some hands as the store gives them, by hand (``ordinal``: the
+    hand's place in ``hand_ids``) then seat or line: Arrow tables, cheap to hand to a
+    worker process, which makes the arrays with :func:`staging_arrays`."""
 
-    Every id must be in ``stg_hands`` (the caller checks).
+    hand_ids: list[str]
+    hands: pa.Table
+    seats: pa.Table
+    actions: pa.Table
+
+
+def fetch_staging(con: duckdb.DuckDBPyConnection, groups: Sequence[Sequence[str]]
+                  ) -> list[StagingRows]:
+    """The staging rows of each group of stored hands, read with one query per table.
+
+    Each query joins the whole staging table once, so reading many small groups together
+    costs one scan, not one per group. Every id must be in ``stg_hands`` (the caller
+    checks).
     """
+    hand_ids = [hand_id for group in groups for hand_id in group]
     con.register("_audit_order", pa.table({
-        "hand_id": pa.array(list(hand_ids), pa.string()),
+        "hand_id": pa.array(hand_ids, pa.string()),
         "ordinal": pa.array(np.arange(len(hand_ids)), pa.int64())}))
     try:
         hands = con.sql(
@@ -172,15 +225,43 @@ def read_staging(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str]
         ).to_arrow_table()
     finally:
         con.unregister("_audit_order")
-    # Sorting here costs far less than an ORDER BY that moves the card lists.
-    seats = seats.take(_order(seats, "seat"))
-    actions = actions.take(_order(actions, "action_index"))
-    return _arrays(list(hand_ids), hands, seats, actions)
+    starts = np.cumsum([0, *(len(g) for g in groups)])
+    # Sorting here costs far less than an ORDER BY that moves the card lists; each group's
+    # rows are then taken (copied) once, so a group sent to a worker carries only its own.
+    parts = [_split(table, starts, within) for table, within in
+             ((hands, None), (seats, "seat"), (actions, "action_index"))]
+    return [StagingRows(list(group), h, s, a)
+            for group, h, s, a in zip(groups, *parts, strict=True)]
 
 
-def _order(rows: pa.Table, within: str) -> IntArray:
-    """Rows by hand (ordinal), then ``within``."""
-    return np.lexsort((_ints(rows.column(within), 0), _ints(rows.column("ordinal"), 0)))
+def _split(rows: pa.Table, starts: IntArray, within: str | None) -> list[pa.Table]:
+    """``rows`` by hand (ordinal) then ``within``, cut at the groups' first ordinals,
+    each part's ordinals counted from 0."""
+    ordinal = _ints(rows.column("ordinal"), 0)
+    order = (np.arange(len(ordinal)) if within is None
+             else np.lexsort((_ints(rows.column(within), 0), ordinal)))
+    cuts = np.searchsorted(ordinal[order], starts)
+    column = rows.schema.get_field_index("ordinal")
+    out = []
+    for k in range(len(starts) - 1):
+        part = rows.take(pa.array(order[cuts[k]:cuts[k + 1]]))
+        out.append(part.set_column(column, "ordinal", pa.array(
+            ordinal[order[cuts[k]:cuts[k + 1]]] - starts[k], pa.int64())))
+    return out
+
+
+def staging_arrays(rows: StagingRows) -> tuple[HandArrays, StagingLabels]:
+    """The arrays and labels of fetched staging rows, in the order of their ids."""
+    return _arrays(rows.hand_ids, rows.hands, rows.seats, rows.actions)
+
+
+def read_staging(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str]
+                 ) -> tuple[HandArrays, StagingLabels]:
+    """The arrays and labels of the stored hands ``hand_ids``, in that order.
+
+    Every id must be in ``stg_hands`` (the caller checks).
+    """
+    return staging_arrays(fetch_staging(con, [hand_ids])[0])
 
 
 def _counts(ordinals: IntArray, size: int) -> IntArray:
@@ -192,8 +273,8 @@ def _arrays(hand_ids: list[str], hands: pa.Table, seats: pa.Table, actions: pa.T
     n = len(hand_ids)
     h = np.zeros((n, H_COLUMNS), dtype=np.int64)
     col = hands.column
-    h[:, H_GAME] = np.where(np.asarray(col("game").to_pylist(), dtype=object)
-                            == Game.DRAW_HIGH.value, GAME_DRAW_HIGH, GAME_JACKS_OR_BETTER)
+    draw_high = _ints(pc.equal(col("game"), Game.DRAW_HIGH.value).cast(pa.int64()), 0)
+    h[:, H_GAME] = np.where(draw_high != 0, GAME_DRAW_HIGH, GAME_JACKS_OR_BETTER)
     for column, name in ((H_SMALL, "limit_small"), (H_BIG, "limit_big"), (H_ANTE, "ante"),
                          (H_BUTTON, "button"), (H_JACKPOT, "jackpot"), (H_CARRIED, "carried"),
                          (H_POT, "pot"), (H_RAKE, "rake"), (H_TIME, "time"),
@@ -202,8 +283,7 @@ def _arrays(hand_ids: list[str], hands: pa.Table, seats: pa.Table, actions: pa.T
     h[:, H_JOKER] = _ints(col("joker").cast(pa.int64()), 0)
     h[:, H_CARRIED_OUT] = _ints(col("carried_out"), -1)
     h[:, H_OPENERS] = _codes(col("openers"), _OPENERS, OPENERS_ABSENT)
-    table_ids = col("table_id").to_pylist()
-    h[:, H_TABLE_HASH] = fnv1a64_many(table_ids)
+    h[:, H_TABLE_HASH] = fnv1a64_column(col("table_id"))
     h[:, H_HAND_HASH] = fnv1a64_many(hand_ids)
     h[:, H_BYTE_START] = h[:, H_BYTE_END] = -1
     seat_owner = _ints(seats.column("ordinal"), 0)
@@ -212,23 +292,17 @@ def _arrays(hand_ids: list[str], hands: pa.Table, seats: pa.Table, actions: pa.T
     s = np.zeros((len(seat_owner), S_COLUMNS), dtype=np.int64)
     s[:, S_SEAT] = _ints(seats.column("seat"), 0)
     s[:, S_STACK] = _ints(seats.column("stack"), 0)
-    players = seats.column("player_id").to_pylist()
-    s[:, S_PLAYER_HASH] = fnv1a64_many(players)
+    players = _strings(seats.column("player_id"))
+    s[:, S_PLAYER_HASH] = fnv1a64_column(players)
     owner = _ints(actions.column("ordinal"), 0)
     h[:, H_EVENT_COUNT] = _counts(owner, n)
     h[:, H_EVENT_START] = np.cumsum(h[:, H_EVENT_COUNT]) - h[:, H_EVENT_COUNT]
     e, cards = _events(actions)
-    shows = np.flatnonzero(e[:, E_VERB] == V_SHOWS)
-    index = _ints(actions.column("action_index"), 0)
-    readings = {(int(o), int(i)): r for o, i, r in zip(
-        owner[shows].tolist(), index[shows].tolist(),
-        actions.column("reading").take(pa.array(shows)).to_pylist(), strict=True)
-        if r is not None}
+    reading = actions.column("reading")
     labels = StagingLabels(
-        hand_ids, table_ids, _ints(col("result_line"), 0),
-        {(int(o), int(n_)): p for o, n_, p in zip(seat_owner.tolist(), s[:, S_SEAT].tolist(),
-                                                  players, strict=True)},
-        readings)
+        hand_ids, col("table_id").to_pylist(), _ints(col("result_line"), 0), h, s[:, S_SEAT],
+        players, _ints(actions.column("action_index"), 0), e[:, E_VERB] == V_SHOWS,
+        reading.combine_chunks() if isinstance(reading, pa.ChunkedArray) else reading)
     return HandArrays(h, s, e, cards), labels
 
 
@@ -255,9 +329,13 @@ def _events(actions: pa.Table) -> tuple[IntArray, npt.NDArray[np.int8]]:
     e[:, E_SIDE_POT] = _ints(col("side_pot"), 0)
     e[:, E_LINE] = _ints(col("line"), 0)
     shows = np.flatnonzero(e[:, E_VERB] == V_SHOWS)
-    readings = col("reading").take(pa.array(shows)).to_pylist()
     e[:, E_READING] = READING_NONE
-    e[shows, E_READING] = [_reading(r) for r in readings]
+    if len(shows):  # each distinct reading named once
+        encoded = pc.dictionary_encode(col("reading").take(pa.array(shows)).combine_chunks())
+        named = np.array([_reading(r) for r in encoded.dictionary.to_pylist()] + [READING_NONE],
+                         dtype=np.int64)
+        index = encoded.indices.fill_null(len(named) - 1).to_numpy(zero_copy_only=False)
+        e[shows, E_READING] = named[np.asarray(index, dtype=np.int64)]
     card_lengths, card_codes = _list_codes(col("cards"))
     drawn_lengths, drawn_codes = _list_codes(col("drawn"))
     # Each line's cards, then its drawn cards, as from_records lays them out.

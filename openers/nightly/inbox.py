@@ -27,6 +27,7 @@ from enum import StrEnum
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 
 from ingest.paths import is_log_name
 
@@ -228,6 +229,16 @@ def prefix_sha256(path: Path, length: int) -> str:
     return digest
 
 
+@dataclass(frozen=True)
+class FileRecord:
+    """How far the store now holds one inbox file."""
+
+    path: Path
+    read_bytes: int
+    next_line: int
+    sha256: str
+
+
 def record_file(
     con: duckdb.DuckDBPyConnection,
     path: Path,
@@ -238,15 +249,32 @@ def record_file(
     run_id: int,
 ) -> None:
     """Remember that the store now holds ``path`` up to ``read_bytes`` bytes."""
-    con.execute(
-        """
-        INSERT INTO ops_inbox_files
-            (path, read_bytes, next_line, sha256, first_run_id, last_run_id, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (path) DO UPDATE SET
-            read_bytes = excluded.read_bytes, next_line = excluded.next_line,
-            sha256 = excluded.sha256, last_run_id = excluded.last_run_id,
-            updated_at = excluded.updated_at
-        """,
-        [str(path), read_bytes, next_line, sha256, run_id, run_id, datetime.now(UTC)],
-    )
+    record_files(con, [FileRecord(path, read_bytes, next_line, sha256)], run_id=run_id)
+
+
+def record_files(con: duckdb.DuckDBPyConnection, files: Sequence[FileRecord], *,
+                 run_id: int) -> None:
+    """Remember how far the store now holds each of ``files`` (one statement for all)."""
+    if not files:
+        return
+    con.register("_inbox_files", pa.table({
+        "path": pa.array([str(f.path) for f in files], pa.string()),
+        "read_bytes": pa.array([f.read_bytes for f in files], pa.int64()),
+        "next_line": pa.array([f.next_line for f in files], pa.int64()),
+        "sha256": pa.array([f.sha256 for f in files], pa.string()),
+    }))
+    try:
+        con.execute(
+            """
+            INSERT INTO ops_inbox_files
+                (path, read_bytes, next_line, sha256, first_run_id, last_run_id, updated_at)
+            SELECT path, read_bytes, next_line, sha256, ?, ?, ? FROM _inbox_files
+            ON CONFLICT (path) DO UPDATE SET
+                read_bytes = excluded.read_bytes, next_line = excluded.next_line,
+                sha256 = excluded.sha256, last_run_id = excluded.last_run_id,
+                updated_at = excluded.updated_at
+            """,
+            [run_id, run_id, datetime.now(UTC)],
+        )
+    finally:
+        con.unregister("_inbox_files")

@@ -42,11 +42,12 @@ from openers.nightly.checkpoints import checkpoint
 from openers.nightly.inbox import (
     FileAction,
     FilePlan,
+    FileRecord,
     InboxError,
     list_inbox,
     plan_files,
     prefix_sha256,
-    record_file,
+    record_files,
 )
 from openers.nightly.joblog import JobLog
 from openers.nightly.lock import JobLock, LockHeld
@@ -260,6 +261,7 @@ def _ingest(con: duckdb.DuckDBPyConnection, plans: Sequence[FilePlan], options: 
 
         def loaded(done: list[HandReader]) -> None:  # every hand of these is committed
             with transaction(con):
+                records = []
                 for reader in done:
                     plan = readers[reader]
                     checkpoint("file-loaded")
@@ -267,10 +269,11 @@ def _ingest(con: duckdb.DuckDBPyConnection, plans: Sequence[FilePlan], options: 
                     read_bytes = plan.size if plan.compressed else reader.resume_offset
                     whole = plan.compressed or read_bytes == plan.size
                     digest = plan.sha256 if whole else prefix_sha256(plan.path, read_bytes)
-                    record_file(con, plan.path, read_bytes=read_bytes,
-                                next_line=reader.resume_line, sha256=digest, run_id=run_id)
+                    records.append(FileRecord(plan.path, read_bytes, reader.resume_line, digest))
+                record_files(con, records, run_id=run_id)  # one statement for the files
+                for reader in done:
                     checkpoint("file-recorded")
-                    advance(plan.size - plan.start)
+                    advance(readers[reader].size - readers[reader].start)
 
         # One load for all files: its transactions span files (a file's offset is
         # recorded once every hand of it is committed).
@@ -313,13 +316,19 @@ def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog,
     seals the new audit layer (:func:`_finalize`): until then the queue names the tables
     whose audit rows may differ from the last seal.
     """
-    pending = con.execute(
-        "SELECT hand_id, table_id FROM ops_pending_hands ORDER BY table_id, hand_id"
-    ).fetchall()
-    tables = len({table for _, table in pending})
-    if not pending:
+    # An Arrow column, not Python strings: a night of a million hands stays small. (Read
+    # through a cursor: DuckDB refuses a relation on a connection whose last execute()
+    # result is unread.)
+    reader = con.cursor()
+    try:
+        hand_ids = reader.sql("SELECT hand_id FROM ops_pending_hands ORDER BY table_id, "
+                              "hand_id").to_arrow_table().column("hand_id")
+    finally:
+        reader.close()
+    tables = int(con.execute(
+        "SELECT count(DISTINCT table_id) FROM ops_pending_hands").fetchall()[0][0])
+    if not len(hand_ids):
         return 0
-    hand_ids = [hand_id for hand_id, _ in pending]
     with log.stage("audit", len(hand_ids)) as advance:
 
         def on_part(hands: int) -> None:

@@ -10,7 +10,9 @@ logged at coarse steps rather than redrawn.
 from __future__ import annotations
 
 import json
+import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -94,8 +96,18 @@ class JobLog:
                 next_report = done + step
 
         self.info(f"{name}: start", stage=name, total=total)
+        wall, cpu = time.perf_counter(), _cpu_seconds()
         yield advance
-        self.info(f"{name}: done", stage=name, done=done, total=total)
+        self.info(f"{name}: done", stage=name, done=done, total=total,
+                  seconds=round(time.perf_counter() - wall, 3),
+                  cpu_seconds=round(_cpu_seconds() - cpu, 3))
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process (every thread) and of its children that have ended (the
+    audit's pool workers, once the pool is shut down)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
 
 
 def _plain(value: Any) -> str:
