@@ -226,7 +226,7 @@ def _audit_batch(work: _Work, profile: Profile) -> list[AuditResult]:
             deals = deals_of(ctx, np.arange(len(work.staged)))
             previous = pair(deals, labels.hand_id)
             for deal, extra in run_sequence_rules(
-                    Run(deals, previous, profile, _DealLabels(labels)), rules).items():
+                    Run(deals, previous, profile, labels), rules).items():
                 mine = found.get(deal)
                 if mine is None:
                     found[deal] = extra
@@ -237,22 +237,6 @@ def _audit_batch(work: _Work, profile: Profile) -> list[AuditResult]:
             if not item.context:
                 results.append(found.get(hand) or AuditResult(item.hand_id, item.table_id or ""))
     return results
-
-
-class _DealLabels:
-    """A batch's hand labels, for its deals (one deal per hand row)."""
-
-    def __init__(self, labels: Labels) -> None:
-        self.labels = labels
-
-    def hand_id(self, deal: int) -> str:
-        return self.labels.hand_id(deal)
-
-    def table_id(self, deal: int) -> str:
-        return self.labels.table_id(deal)
-
-    def player_id(self, deal: int, seat: int) -> str:
-        return self.labels.player_id(deal, seat)
 
 
 def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,

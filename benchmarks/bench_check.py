@@ -104,7 +104,7 @@ def _stages(files: list[Path], profile: Profile) -> None:
         t = stages.add("hand rules", t)
         deals = deals_of(ctx, np.arange(len(ctx)))
         previous = pair(deals, ctx.labels.hand_id)
-        run_sequence_rules(Run(deals, previous, profile, _Labels(ctx)), sequence_rules(profile))
+        run_sequence_rules(Run(deals, previous, profile, ctx.labels), sequence_rules(profile))
         stages.add("deal tables and J rules", t)
         hands += len(ctx)
     total = sum(stages.seconds.values())
@@ -112,20 +112,6 @@ def _stages(files: list[Path], profile: Profile) -> None:
     for name, seconds in stages.seconds.items():
         print(f"  {name:<45} {seconds / hands * 1e6:8.1f} us/hand  {seconds / total:6.1%}")
     print(f"  {'total':<45} {total / hands * 1e6:8.1f} us/hand  = {hands / total:,.0f} hands/s")
-
-
-class _Labels:
-    def __init__(self, ctx: Batch) -> None:
-        self.labels = ctx.labels
-
-    def hand_id(self, deal: int) -> str:
-        return self.labels.hand_id(deal)
-
-    def table_id(self, deal: int) -> str:
-        return self.labels.table_id(deal)
-
-    def player_id(self, deal: int, seat: int) -> str:
-        return self.labels.player_id(deal, seat)
 
 
 def main() -> None:
