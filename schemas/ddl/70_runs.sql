@@ -71,12 +71,4 @@ CREATE TABLE IF NOT EXISTS ops_pending_hands (
     queued_by_run BIGINT
 );
 
-CREATE OR REPLACE VIEW runs AS
-SELECT
-    run_id, kind, started_at, ended_at, inbox, profile, fail_on,
-    files_seen, files_new, files_grown, files_skipped,
-    hands, duplicates, quarantined,
-    findings_critical, findings_major, findings_minor,
-    findings_critical + findings_major + findings_minor AS findings,
-    tables_resequenced, status, exit_code, error, reports_to, report_dir, pid, host
-FROM ops_runs;
+-- The public `runs` view is defined once, in 72_conservation.sql (after the columns it adds).

@@ -24,7 +24,7 @@ ALTER TABLE ops_runs ADD COLUMN IF NOT EXISTS ingest_duplicates BIGINT DEFAULT 0
 ALTER TABLE ops_runs ADD COLUMN IF NOT EXISTS ingest_quarantined BIGINT DEFAULT 0;
 ALTER TABLE ops_runs ADD COLUMN IF NOT EXISTS ingest_file_problems BIGINT DEFAULT 0;
 
--- The public `runs` view of 70_runs.sql with the conservation counts after its columns.
+-- The public `runs` view (its one definition): the run record, then the conservation counts.
 CREATE OR REPLACE VIEW runs AS
 SELECT
     run_id, kind, started_at, ended_at, inbox, profile, fail_on,
