@@ -74,6 +74,7 @@ from ingest.scan.layout import (
     P_TABLE,
     S_SEAT,
     S_STACK,
+    V_NOTE,
     VERBS,
     ranges,
 )
@@ -261,7 +262,10 @@ def scanned_rows(buf: npt.NDArray[np.uint8], result: ScanResult, rows: IntArray,
     event_hand = np.repeat(np.arange(n, dtype=np.int32), counts)
     every = len(event_rows) == len(a.events)
     events = a.events if every else a.events[event_rows]
-    reading = spans.events if every else spans.events[event_rows]
+    text_span = spans.events if every else spans.events[event_rows]
+    # An event's text span is its showdown reading, or a floor note's text.
+    is_note = events[:, E_VERB] == V_NOTE
+    reading = np.where(is_note[:, None], -1, text_span) if is_note.any() else text_span
     index = np.arange(len(event_rows)) - np.repeat(np.cumsum(counts) - counts, counts)
     stg_actions = pa.table({
         "hand_id": gather(buf, np.repeat(text[:, P_HAND], counts),
@@ -280,7 +284,8 @@ def scanned_rows(buf: npt.NDArray[np.uint8], result: ScanResult, rows: IntArray,
         "all_in": _bools(events[:, E_ALL_IN]),
         "side_pot": _ints(events[:, E_SIDE_POT], _INT, 0),
         "reading": gather(buf, reading[:, 0], reading[:, 1]),
-        "note": pa.nulls(len(event_rows), pa.string()),
+        "note": (gather(buf, np.where(is_note, text_span[:, 0], -1), text_span[:, 1])
+                 if is_note.any() else pa.nulls(len(event_rows), pa.string())),
         HAND: pa.array(event_hand, _INT),
     })
 

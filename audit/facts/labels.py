@@ -19,6 +19,7 @@ from typing import Protocol
 import numpy as np
 
 from ingest.scan.layout import (
+    E_VERB,
     H_EVENT_START,
     H_SEAT_COUNT,
     H_SEAT_START,
@@ -26,6 +27,7 @@ from ingest.scan.layout import (
     P_RESULT_LINE,
     P_TABLE,
     S_SEAT,
+    V_NOTE,
     HandArrays,
     Spans,
 )
@@ -85,6 +87,7 @@ class TextLabels:
         self.data = data
         self.hands = arrays.hands
         self.seats = arrays.seats
+        self.events = arrays.events
         self.spans = spans
         self.rows = rows
 
@@ -111,6 +114,8 @@ class TextLabels:
 
     def reading(self, hand: int, index: int) -> str | None:
         e = int(self.hands[self.rows[hand], H_EVENT_START]) + index
+        if int(self.events[e, E_VERB]) == V_NOTE:
+            return None  # the span of a floor note's line is its note, not a reading
         start, end = int(self.spans.events[e, 0]), int(self.spans.events[e, 1])
         return self.data[start:end].decode() if start >= 0 else None
 

@@ -59,10 +59,12 @@ from ingest.scan.layout import (
     V_COLLECTS,
     V_DEALS,
     V_DEALT,
+    V_DECLARES_OPENERS,
     V_DISCARDS,
     V_DRAWS_FIFTH,
     V_FALSE_OPENERS,
     V_FOLDS,
+    V_FOULED_HAND,
     V_MISDEAL,
     V_MUCKS,
     V_OPENS,
@@ -72,14 +74,9 @@ from ingest.scan.layout import (
     V_SHOWS,
     V_SPLITS_OPENERS,
     V_STANDS_PAT,
+    V_WITHDRAWS,
     IntArray,
-    V,
 )
-from schemas.records import Verb
-
-V_WITHDRAWS = V[Verb.WITHDRAWS]
-V_DECLARES_OPENERS = V[Verb.DECLARES_OPENERS]
-V_FOULED_HAND = V[Verb.FOULED_HAND]
 
 SeatStates = Any  # a numpy record array of SEAT_STATE (attribute access in numba)
 Cards = npt.NDArray[np.int8]

@@ -2,10 +2,10 @@
 
 The grammar read here is the canonical subset of :func:`ingest.parser.parse_hand`:
 printable-ASCII lines with single spaces, the header (:mod:`ingest.scan.header`),
-the seven section lines in order, the RESULT lines and the common verbs
-(:mod:`ingest.scan.lines`). A line outside it gives the chunk a positive status
-and no rows, and the caller hands the chunk to the reference reader: being unread
-is always safe, reading differently from the reference never is.
+the seven section lines in order, the RESULT lines and every verb of the format's
+players, dealer and floor (:mod:`ingest.scan.lines`). A line outside it gives the
+chunk a positive status and no rows, and the caller hands the chunk to the reference
+reader: being unread is always safe, reading differently from the reference never is.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from ingest.scan.header import (
 )
 from ingest.scan.layout import (
     ACTOR_DEALER,
+    ACTOR_FLOOR,
     ACTOR_SEAT,
     E_ACTOR,
     E_ALL_IN,
@@ -68,7 +69,14 @@ from ingest.scan.layout import (
     P_TABLE,
     SEC_RESULT,
 )
-from ingest.scan.lines import dealer_line, line_end, player_line, result_line, section_line
+from ingest.scan.lines import (
+    dealer_line,
+    floor_line,
+    line_end,
+    player_line,
+    result_line,
+    section_line,
+)
 from ingest.scan.tokens import (
     READING_NONE,
     ST_BYTES,
@@ -171,14 +179,23 @@ def scan_hand(buf: np.ndarray, start: int, end: int, first_line: int, hand: np.n
                 if bit == 1:
                     span[P_RESULT_LINE] = line - 1
                 continue
+        # The line's text argument (a reading, a note) ends before its ")" or at its end.
+        text_end = le - 1
         if first == 83:  # S
-            verb, seat, value, to_value, at, count, drawn_at, drawn, reading, reading_at = \
-                player_line(buf, ls, le)
+            verb, seat, value, to_value, at, count, drawn_at, drawn, reading, reading_at, \
+                all_in, side_pot = player_line(buf, ls, le)
             actor = ACTOR_SEAT
         elif first == 68:  # D
             verb, seat, value, at, count = dealer_line(buf, ls, le)
             to_value, drawn_at, drawn, reading, reading_at = -1, 0, -1, READING_NONE, -1
+            all_in, side_pot = 0, 0
             actor = ACTOR_DEALER
+        elif first == 70:  # F
+            verb, seat, value, reading_at = floor_line(buf, ls, le)
+            to_value, at, count, drawn_at, drawn, reading = -1, 0, -1, 0, -1, READING_NONE
+            all_in, side_pot = 0, 0
+            text_end = le
+            actor = ACTOR_FLOOR
         else:
             return ST_LINE, 0, 0, 0
         if verb < 0:
@@ -189,8 +206,8 @@ def scan_hand(buf: np.ndarray, start: int, end: int, first_line: int, hand: np.n
         events[n_events, E_SEAT] = seat
         events[n_events, E_AMOUNT] = value
         events[n_events, E_TO_AMOUNT] = to_value
-        events[n_events, E_ALL_IN] = 0
-        events[n_events, E_SIDE_POT] = 0
+        events[n_events, E_ALL_IN] = all_in
+        events[n_events, E_SIDE_POT] = side_pot
         events[n_events, E_CARDS_START] = n_cards
         events[n_events, E_CARDS_COUNT] = count
         for k in range(count):
@@ -205,7 +222,7 @@ def scan_hand(buf: np.ndarray, start: int, end: int, first_line: int, hand: np.n
         events[n_events, E_READING] = reading
         events[n_events, E_LINE] = line - 1
         event_spans[n_events, 0] = reading_at
-        event_spans[n_events, 1] = le - 1 if reading_at >= 0 else -1
+        event_spans[n_events, 1] = text_end if reading_at >= 0 else -1
         n_events += 1
     if section != SEC_RESULT or not result_seen & 1:
         return ST_MISSING, 0, 0, 0

@@ -60,6 +60,13 @@ V_DRAWS_FIFTH = V[Verb.DRAWS_FIFTH]
 V_SPLITS_OPENERS = V[Verb.SPLITS_OPENERS]
 V_FALSE_OPENERS = V[Verb.FALSE_OPENERS]
 V_PENALTY = V[Verb.PENALTY]
+V_WITHDRAWS = V[Verb.WITHDRAWS]
+V_DECLARES_OPENERS = V[Verb.DECLARES_OPENERS]
+V_RETRIEVES_HAND = V[Verb.RETRIEVES_HAND]
+V_FOULED_HAND = V[Verb.FOULED_HAND]
+V_POT_PLAYS = V[Verb.POT_PLAYS]
+V_POT_KILLED = V[Verb.POT_KILLED]
+V_NOTE = V[Verb.NOTE]
 
 SEC_ANTES, SEC_DEAL, SEC_BEFORE_DRAW, SEC_DRAW, SEC_AFTER_DRAW, SEC_SHOWDOWN, SEC_RESULT = (
     range(len(SECTION_ORDER)))
@@ -190,8 +197,8 @@ P_COLUMNS = 10
 @dataclass(slots=True)
 class Spans:
     """Where the text of each read hand's strings is: per hand (``P_*`` columns), per
-    seat row (the player id's start and end) and per event row (the showdown reading's
-    start and end, -1 when the line has none)."""
+    seat row (the player id's start and end) and per event row (the text the line
+    carries: a showdown reading, or a floor note's text; -1 when the line has none)."""
 
     hands: IntArray
     seats: IntArray

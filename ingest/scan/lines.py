@@ -1,4 +1,5 @@
-"""Compiled readers of one line inside a hand: section, player, dealer and RESULT lines.
+"""Compiled readers of one line inside a hand: section, player, dealer, floor and RESULT
+lines.
 
 Each reader takes only the buffer and the line's bounds and returns plain values
 (card lists are checked here and copied by the caller), so a call per line passes
@@ -23,24 +24,34 @@ from ingest.scan.layout import (
     V_COLLECTS,
     V_DEALS,
     V_DEALT,
+    V_DECLARES_OPENERS,
     V_DISCARDS,
     V_DRAWS_FIFTH,
     V_EXPOSES,
+    V_FALSE_OPENERS,
     V_FOLDS,
+    V_FOULED_HAND,
     V_MISDEAL,
     V_MUCKS,
+    V_NOTE,
     V_OPENS,
+    V_PENALTY,
+    V_POT_KILLED,
+    V_POT_PLAYS,
     V_RAISES,
+    V_RETRIEVES_HAND,
     V_RETURNS,
     V_SHOWS,
     V_SHOWS_OPENERS,
     V_SPLITS_OPENERS,
     V_STANDS_PAT,
+    V_WITHDRAWS,
 )
 from ingest.scan.tokens import (
     READING_NONE,
     amount,
     card_list,
+    count_value,
     kernel,
     load_word,
     packed_index,
@@ -88,6 +99,18 @@ _STANDS_PAT = _text(b"stands pat")
 _DISCARDS = _text(b"discards ")
 _DRAWS = _text(b" draws ")
 _MUCKS = _text(b"mucks")
+_ALL_IN = _text(b" and is all-in")
+_FROM_SIDE_POT = _text(b" from side pot ")
+_WITHDRAWS = _text(b"withdraws ")
+_DECLARES_OPENERS = _text(b"declares openers")
+_RETRIEVES_HAND = _text(b"retrieves hand")
+_FLOOR = _text(b"Floor: ")
+_NOTE = _text(b"note ")
+_POT_PLAYS = _text(b"pot plays")
+_POT_KILLED = _text(b"pot killed")
+_FALSE_OPENERS = _text(b"false openers")
+_FOULED_HAND = _text(b"fouled hand")
+_PENALTY = _text(b"penalty ")
 
 
 @kernel
@@ -119,17 +142,28 @@ def section_line(buf: np.ndarray, ls: int, le: int) -> int:
 
 
 @kernel
+def _all_in(buf: np.ndarray, after: int, le: int) -> tuple[int, int]:
+    """After a wager's amount ending at ``after``: (1, le) when the line ends with
+    `` and is all-in``, (0, after) otherwise."""
+    if after > 0 and le - after == 14 and starts(buf, after, le, _ALL_IN):
+        return 1, le
+    return 0, after
+
+
+@kernel
 def player_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, int, int, int,
-                                                          int, int, int]:
+                                                          int, int, int, int, int]:
     """A ``Seat N: ...`` line: (verb, seat, amount, to amount, first card list at, its
-    count, second list at, its count, reading, where the reading's text starts); verb -1
-    when not read. A count is -1 for no list (then its position is unused); a reading's
-    text ends one byte before the line's end."""
+    count, second list at, its count, reading, where the reading's text starts, all-in,
+    side pot); verb -1 when not read. A count is -1 for no list (then its position is
+    unused); a reading's text ends one byte before the line's end. ``and is all-in`` is
+    read after the wagering verbs only (antes, opens, bets, calls, raises), as the
+    reference reads it."""
     if not starts(buf, ls, le, _SEAT_PREFIX):
-        return -1, 0, 0, 0, 0, 0, 0, 0, 0, -1
+        return -1, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0
     seat, pos = seat_number(buf, ls + 5, le)
     if pos < 0 or pos + 2 >= le or buf[pos] != 58 or buf[pos + 1] != 32:
-        return -1, 0, 0, 0, 0, 0, 0, 0, 0, -1
+        return -1, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0
     r = pos + 2
     verb = -1
     value = -1
@@ -140,6 +174,8 @@ def player_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, 
     drawn = -1
     reading = READING_NONE
     reading_at = -1
+    all_in = 0
+    side_pot = 0
     after = -1
     first = buf[r]
     if first == 91:  # "["
@@ -152,9 +188,12 @@ def player_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, 
         elif starts(buf, r, le, _CALLS):
             verb = V_CALLS
             value, after = amount(buf, r + 6, le)
+            all_in, after = _all_in(buf, after, le)
         elif starts(buf, r, le, _COLLECTS):
             verb = V_COLLECTS
             value, after = amount(buf, r + 9, le)
+            if 0 < after < le and starts(buf, after, le, _FROM_SIDE_POT):
+                side_pot, after = count_value(buf, after + 15, le)
     elif first == 102:  # f
         if le - r == 5 and starts(buf, r, le, _FOLDS):
             verb, after = V_FOLDS, le
@@ -162,20 +201,26 @@ def player_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, 
         if starts(buf, r, le, _ANTES):
             verb = V_ANTES
             value, after = amount(buf, r + 6, le)
+            all_in, after = _all_in(buf, after, le)
     elif first == 98:  # b
         if starts(buf, r, le, _BETS):
             verb = V_BETS
             value, after = amount(buf, r + 5, le)
+            all_in, after = _all_in(buf, after, le)
     elif first == 111:  # o
         if starts(buf, r, le, _OPENS):
             verb = V_OPENS
             value, after = amount(buf, r + 6, le)
+            all_in, after = _all_in(buf, after, le)
     elif first == 114:  # r
         if starts(buf, r, le, _RAISES):
             value, mid = amount(buf, r + 7, le)
             if mid > 0 and starts(buf, mid, le, _TO):
                 verb = V_RAISES
                 to_value, after = amount(buf, mid + 4, le)
+                all_in, after = _all_in(buf, after, le)
+        elif le - r == 14 and starts(buf, r, le, _RETRIEVES_HAND):
+            verb, after = V_RETRIEVES_HAND, le
     elif first == 115:  # s
         if le - r == 10 and starts(buf, r, le, _STANDS_PAT):
             verb, after = V_STANDS_PAT, le
@@ -210,6 +255,8 @@ def player_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, 
             if mid > 0 and starts(buf, mid, le, _DRAWS):
                 drawn_at = mid + 7
                 drawn, after = card_list(buf, drawn_at, le)
+        elif le - r == 16 and starts(buf, r, le, _DECLARES_OPENERS):
+            verb, after = V_DECLARES_OPENERS, le
     elif first == 109:  # m
         if le - r == 5 and starts(buf, r, le, _MUCKS):
             verb, after = V_MUCKS, le
@@ -217,9 +264,13 @@ def player_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, 
             verb = V_MUCKS
             at = r + 6
             count, after = card_list(buf, at, le)
+    elif first == 119 and starts(buf, r, le, _WITHDRAWS):  # w
+        verb = V_WITHDRAWS
+        value, after = amount(buf, r + 10, le)
     if verb < 0 or after != le:
-        return -1, 0, 0, 0, 0, 0, 0, 0, 0, -1
-    return verb, seat, value, to_value, at, count, drawn_at, drawn, reading, reading_at
+        return -1, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0
+    return (verb, seat, value, to_value, at, count, drawn_at, drawn, reading, reading_at,
+            all_in, side_pot)
 
 
 @kernel
@@ -263,6 +314,37 @@ def dealer_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int, 
         seat = _to_seat(buf, after, le) if after > 0 else -1
         return (V_RETURNS if seat > 0 else -1), seat, value, 0, -1
     return -1, 0, -1, 0, -1
+
+
+@kernel
+def floor_line(buf: np.ndarray, ls: int, le: int) -> tuple[int, int, int, int]:
+    """A ``Floor: ...`` line (note TEXT, pot plays, pot killed, Seat N false openers,
+    Seat N fouled hand, Seat N penalty X): (verb or -1, seat or 0, amount or -1, where
+    a note's text starts or -1; it ends at the line's end)."""
+    if not starts(buf, ls, le, _FLOOR):
+        return -1, 0, -1, -1
+    r = ls + 7
+    if le - r > 5 and starts(buf, r, le, _NOTE):
+        return V_NOTE, 0, -1, r + 5
+    if le - r == 9 and starts(buf, r, le, _POT_PLAYS):
+        return V_POT_PLAYS, 0, -1, -1
+    if le - r == 10 and starts(buf, r, le, _POT_KILLED):
+        return V_POT_KILLED, 0, -1, -1
+    if not starts(buf, r, le, _SEAT_PREFIX):
+        return -1, 0, -1, -1
+    seat, pos = seat_number(buf, r + 5, le)
+    if pos < 0 or pos >= le or buf[pos] != 32:
+        return -1, 0, -1, -1
+    pos += 1
+    if le - pos == 13 and starts(buf, pos, le, _FALSE_OPENERS):
+        return V_FALSE_OPENERS, seat, -1, -1
+    if le - pos == 11 and starts(buf, pos, le, _FOULED_HAND):
+        return V_FOULED_HAND, seat, -1, -1
+    if starts(buf, pos, le, _PENALTY):
+        value, after = amount(buf, pos + 8, le)
+        if after == le:
+            return V_PENALTY, seat, value, -1
+    return -1, 0, -1, -1
 
 
 @kernel

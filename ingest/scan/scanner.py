@@ -31,11 +31,9 @@ Status codes (``H_STATUS``):
 - ``ST_HEADER`` 2: a header line outside the canonical grammar, unknown or repeated;
 - ``ST_MISSING`` 3: a required header, a second seat, RESULT or its ``Pot`` missing;
 - ``ST_SECTION`` 4: a ``***`` line that is not the next known section;
-- ``ST_LINE`` 5: an action line outside the supported verbs: read are antes, the deal,
-  checks, opens, bets, calls, raises, folds, discards/draws, draws fifth, stands pat,
-  splits openers, shows (openers), mucks, collects (main pot), and the dealer's burns,
-  misdeal, exposes/deals [..] to Seat N, returns X to Seat N; not read are floor lines,
-  ``and is all-in``, ``from side pot``, withdraws, declares openers, retrieves hand;
+- ``ST_LINE`` 5: an action line outside the format's verbs or their canonical
+  spelling (every player, dealer and floor verb is read, ``and is all-in`` after a
+  wager and ``from side pot K`` after collects included);
 - ``ST_RESULT`` 6: a repeated or non-canonical Pot/Rake/Passed out line;
 - ``ST_TIME`` 7: ``Time`` not ``YYYY-MM-DDTHH:MM:SS`` + ``Z``/``±HH:MM``, or outside
   the years 1901..9998 or offsets ±17:59 (inside the bounds of ``schemas.limits``);

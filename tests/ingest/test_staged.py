@@ -24,6 +24,7 @@ from ingest.scan.layout import H_STATUS
 from ingest.scan.scanner import scan
 from ingest.staged import HandRows, parsed_rows, scanned_rows
 from tests.audit.corpus import corpus
+from tests.ingest.every_line import every_line_hands
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = sorted((ROOT / "tests" / "audit" / "fixtures").glob("*.log"))
@@ -74,6 +75,20 @@ def test_fixtures_samples_and_crlf() -> None:
         for variant in (data, data.replace(b"\n", b"\r\n")):
             fast, truth, _ = _both(variant)
             assert_equal_rows(fast, truth)
+
+
+def test_every_line_kind() -> None:
+    """All-in wagers, side pots, withdrawals, floor rulings and notes: the same rows."""
+    hands = every_line_hands()
+    data = "\n\n".join(hands).encode()
+    for variant in (data, data.replace(b"\n", b"\r\n")):
+        fast, truth, chunks = _both(variant)
+        assert len(fast) == chunks - 1  # one variant has a line no reader takes
+        assert_equal_rows(fast, truth)
+        actions = fast.staging["stg_actions"]
+        assert actions.column("note").drop_null().to_pylist() == [
+            "late ante: (ok)", " paid   in full", "redeal as T07-124"]
+        assert "full house, kings full" in actions.column("reading").to_pylist()
 
 
 def test_mutated_hands() -> None:
