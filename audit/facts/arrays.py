@@ -31,7 +31,15 @@ from ingest.scan.layout import (
 
 
 def take(arrays: HandArrays, rows: IntArray) -> HandArrays:
-    """The hands ``rows`` of ``arrays`` (in that order) as a batch of their own."""
+    """The hands ``rows`` of ``arrays`` (in that order) as a batch of their own.
+
+    When ``rows`` are increasing and hold every seat and line row of ``arrays`` (the
+    hands a scan read: the others have no rows), the seat, line and card arrays are
+    shared as they are and only the hand rows are picked: their offsets stay right.
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    if _keeps_every_row(arrays, rows):
+        return HandArrays(arrays.hands[rows], arrays.seats, arrays.events, arrays.cards)
     hands = arrays.hands[rows].copy()
     seats = ranges(hands[:, H_SEAT_START], hands[:, H_SEAT_COUNT])
     events = ranges(hands[:, H_EVENT_START], hands[:, H_EVENT_COUNT])
@@ -48,25 +56,45 @@ def take(arrays: HandArrays, rows: IntArray) -> HandArrays:
     return HandArrays(hands, arrays.seats[seats].copy(), lines, cards)
 
 
+def _keeps_every_row(arrays: HandArrays, rows: IntArray) -> bool:
+    """Whether the hands ``rows`` (increasing, in place) own every seat and line row."""
+    if len(rows) > 1 and not bool((rows[1:] > rows[:-1]).all()):
+        return False
+    hands = arrays.hands[rows]
+    return (int(hands[:, H_SEAT_COUNT].sum()) == len(arrays.seats)
+            and int(hands[:, H_EVENT_COUNT].sum()) == len(arrays.events)
+            and _contiguous(hands[:, H_SEAT_START], hands[:, H_SEAT_COUNT])
+            and _contiguous(hands[:, H_EVENT_START], hands[:, H_EVENT_COUNT]))
+
+
+def _contiguous(starts: IntArray, counts: IntArray) -> bool:
+    """Whether the ranges follow one another from 0, in order."""
+    return bool((starts == np.cumsum(counts) - counts).all())
+
+
 def join(parts: Sequence[HandArrays]) -> HandArrays:
-    """The batches ``parts`` one after the other."""
+    """The batches ``parts`` one after the other (a lone non-empty batch as it is)."""
+    parts = [p for p in parts if len(p) or len(p.events) or len(p.seats) or len(p.cards)]
+    if len(parts) == 1:
+        return parts[0]
     if not parts:
         return HandArrays(np.zeros((0, H_COLUMNS), dtype=np.int64),
                           np.zeros((0, S_COLUMNS), dtype=np.int64),
                           np.zeros((0, E_COLUMNS), dtype=np.int64), np.zeros(0, dtype=np.int8))
-    hands, events = [], []
-    seat_at = event_at = card_at = 0
+    hands = np.concatenate([p.hands for p in parts])
+    events = np.concatenate([p.events for p in parts])
+    # Renumber each part's offsets in place, in the one copy made above.
+    hand_at = event_at = seat_at = card_at = 0
     for part in parts:
-        h = part.hands.copy()
+        h = hands[hand_at:hand_at + len(part.hands)]
         h[:, H_SEAT_START] += seat_at
         h[:, H_EVENT_START] += event_at
-        e = part.events.copy()
+        e = events[event_at:event_at + len(part.events)]
         e[:, E_CARDS_START] += card_at
         e[:, E_DRAWN_START] += card_at
-        hands.append(h)
-        events.append(e)
+        hand_at += len(part.hands)
         seat_at += len(part.seats)
         event_at += len(part.events)
         card_at += len(part.cards)
-    return HandArrays(np.concatenate(hands), np.concatenate([p.seats for p in parts]),
-                      np.concatenate(events), np.concatenate([p.cards for p in parts]))
+    return HandArrays(hands, np.concatenate([p.seats for p in parts]), events,
+                      np.concatenate([p.cards for p in parts]))
