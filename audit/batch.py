@@ -27,7 +27,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -43,6 +43,9 @@ from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
 from audit.units import UNIT_BYTES, Unit, plan_units
 from audit.workers import default_workers, no_cyclic_gc, pool
+
+if TYPE_CHECKING:
+    from audit.facts.replay import TableMemory
 from ingest.chunks import iter_chunks
 from ingest.reader import QuarantineItem, read_chunk, read_path
 from ingest.scan.layout import H_BYTE_END, H_BYTE_START, H_FIRST_LINE, H_STATUS, HandArrays
@@ -120,13 +123,20 @@ def _audit(records_or_arrays: tuple[object, Labels, np.ndarray], profile: Profil
     if reference_records is not None:
         facts = reference_facts(reference_records, profile)
     else:
-        from audit.facts.replay import replay_facts  # compiled code: loaded only when used
+        from audit.facts.replay import TableMemory, replay_facts  # compiled: loaded if used
 
-        facts = replay_facts(arrays, profile)  # type: ignore[arg-type]
+        # One batch at a time per process, its facts dead when _audit returns: the tables'
+        # memory is kept for the next batch (no page faults on fresh memory).
+        memory = _MEMORY.setdefault("tables", TableMemory())
+        facts = replay_facts(arrays, profile, memory)  # type: ignore[arg-type]
     ctx = Batch(facts, profile, labels)
     for hand, result in run_rules(ctx, hand_rules(profile)).items():
         out.results[int(places[hand])] = result
     out.deals = deals_of(ctx, places, batch)
+
+
+#: This process's memory for the fact tables of its batches (audit.facts.replay).
+_MEMORY: dict[str, TableMemory] = {}
 
 
 def check_units(task: tuple[int, list[Unit]], profile: Profile, reference: bool) -> Outcome:

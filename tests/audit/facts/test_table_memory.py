@@ -1,0 +1,30 @@
+"""The compiled replay in kept memory: batch after batch, the very tables fresh memory gives."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from audit.facts.replay import TableMemory, replay_facts
+from audit.facts.tables import Facts
+from audit.profiles import load_profile
+from ingest.scan.scanner import scan
+from tests.audit.corpus import corpus
+
+
+def _same(mine: Facts, fresh: Facts) -> None:
+    for name in ("hands", "actions", "seats", "pots"):
+        got, want = getattr(mine, name), getattr(fresh, name)
+        assert got.dtype == want.dtype and len(got) == len(want), name
+        for column in want.dtype.names:
+            assert np.array_equal(got[column], want[column]), (name, column)
+    assert np.array_equal(mine.cards, fresh.cards)
+
+
+def test_batches_in_kept_memory_equal_fresh_ones() -> None:
+    profile = load_profile("robert")
+    room = corpus("robert", hands=400, seed=21, violations=0.1, unrecorded=0.1)
+    batches = [scan(np.frombuffer(p.read_bytes(), dtype=np.uint8)).arrays for p in room.files]
+    batches.sort(key=len, reverse=True)  # a smaller batch reuses a larger one's memory
+    memory = TableMemory()
+    for arrays in [*batches, batches[0]]:  # and grows again
+        _same(replay_facts(arrays, profile, memory), replay_facts(arrays, profile))
