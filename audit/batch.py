@@ -335,18 +335,21 @@ class _Runner:
 TASK_BYTES = 8 << 20
 
 
-def _tasks(units: list[Unit]) -> list[list[Unit]]:
-    """The units in tasks of about ``TASK_BYTES`` (a large file's units stay apart)."""
+def _tasks(units: list[Unit], workers: int) -> list[list[Unit]]:
+    """The units in tasks of at most about ``TASK_BYTES`` (a large file's units stay
+    apart), as many as a multiple of ``workers`` so no worker is left with a last task
+    alone while the others wait."""
+    lengths = [unit.end - unit.start if unit.end >= 0
+               else Path(unit.location).stat().st_size - unit.start for unit in units]
+    rounds = -(-sum(lengths) // (TASK_BYTES * max(workers, 1)))
+    target = max(sum(lengths) / max(rounds * max(workers, 1), 1), 1.0)
     tasks: list[list[Unit]] = []
-    size = TASK_BYTES
-    for unit in units:
-        length = (unit.end - unit.start if unit.end >= 0
-                  else Path(unit.location).stat().st_size - unit.start)
-        if size + length > TASK_BYTES:
+    done = 0  # bytes before this unit: a unit starts a task when its middle passes a cut
+    for unit, length in zip(units, lengths, strict=True):
+        if not tasks or (done + length / 2) // target >= len(tasks):
             tasks.append([])
-            size = 0
         tasks[-1].append(unit)
-        size += length
+        done += length
     return tasks
 
 
@@ -362,7 +365,7 @@ def check_paths(paths: Iterable[str | Path], profile: Profile, workers: int | No
         plan = plan_units(paths, unit_bytes, Path(spill))
         reference = not fast
         run = _Runner(workers or default_workers(), reference)
-        units = list(enumerate(_tasks(plan.units)))
+        units = list(enumerate(_tasks(plan.units, run.workers)))
         outcomes = run.map(check_units, units, profile, reference)
         others = [(len(units) + k, len(plan.files) + k, path)
                   for k, path in enumerate(plan.others)]

@@ -32,7 +32,7 @@ from audit.facts.context import Batch
 from audit.facts.deals import deals_of, pair
 from audit.facts.labels import RecordLabels, StackedLabels, TextLabels
 from audit.facts.layout import from_records
-from audit.facts.replay import replay_facts
+from audit.facts.replay import TableMemory, replay_facts
 from audit.facts.sequence import Run
 from audit.profiles import Profile, load_profile
 from audit.registry import hand_rules, sequence_rules
@@ -77,6 +77,7 @@ class _Stages:
 
 def _stages(files: list[Path], profile: Profile) -> None:
     stages = _Stages()
+    memory = TableMemory()  # as a check worker keeps it, batch after batch
     hands = 0
     parsed = 0
     for path in files:
@@ -95,7 +96,7 @@ def _stages(files: list[Path], profile: Profile) -> None:
         mine = take(scanned.arrays, read)
         arrays = join([mine, from_records(records)])
         t = stages.add("reference parser (hands the scanner leaves)", t)
-        facts = replay_facts(arrays, profile)
+        facts = replay_facts(arrays, profile, memory)
         t = stages.add("compiled replay", t)
         text = TextLabels(data, scanned.arrays, scanned.spans, read.tolist())
         ctx = Batch(facts, profile, StackedLabels([(len(read), text),
