@@ -27,12 +27,12 @@ import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
 from audit.engine import AuditResult, merge, run_rules, run_sequence_rules
-from audit.facts.arrays import join, take
+from audit.facts.arrays import TableMemory, join, take
 from audit.facts.context import Batch
 from audit.facts.deals import Deals, deals_of, pair, stack
 from audit.facts.labels import Labels, RecordLabels, StackedLabels, TextLabels
@@ -43,9 +43,6 @@ from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
 from audit.units import UNIT_BYTES, Unit, plan_units
 from audit.workers import default_workers, no_cyclic_gc, pool
-
-if TYPE_CHECKING:
-    from audit.facts.replay import TableMemory
 from ingest.chunks import iter_chunks
 from ingest.reader import QuarantineItem, read_chunk, read_path
 from ingest.scan.layout import H_BYTE_END, H_BYTE_START, H_FIRST_LINE, H_STATUS, HandArrays
@@ -123,20 +120,25 @@ def _audit(records_or_arrays: tuple[object, Labels, np.ndarray], profile: Profil
     if reference_records is not None:
         facts = reference_facts(reference_records, profile)
     else:
-        from audit.facts.replay import TableMemory, replay_facts  # compiled: loaded if used
+        from audit.facts.replay import replay_facts  # compiled code: loaded only when used
 
-        # One batch at a time per process, its facts dead when _audit returns: the tables'
-        # memory is kept for the next batch (no page faults on fresh memory).
-        memory = _MEMORY.setdefault("tables", TableMemory())
-        facts = replay_facts(arrays, profile, memory)  # type: ignore[arg-type]
+        facts = replay_facts(arrays, profile, _memory())  # type: ignore[arg-type]
     ctx = Batch(facts, profile, labels)
     for hand, result in run_rules(ctx, hand_rules(profile)).items():
         out.results[int(places[hand])] = result
     out.deals = deals_of(ctx, places, batch)
 
 
-#: This process's memory for the fact tables of its batches (audit.facts.replay).
-_MEMORY: dict[str, TableMemory] = {}
+_MEMORY: list[TableMemory] = []
+
+
+def _memory() -> TableMemory:
+    """This process's memory for the arrays and fact tables of its batches: one batch at
+    a time, dead when :func:`check_units` returns, so the next batch reuses the memory
+    (fresh memory costs a page fault per page)."""
+    if not _MEMORY:
+        _MEMORY.append(TableMemory())
+    return _MEMORY[0]
 
 
 def check_units(task: tuple[int, list[Unit]], profile: Profile, reference: bool) -> Outcome:
@@ -164,7 +166,7 @@ def check_units(task: tuple[int, list[Unit]], profile: Profile, reference: bool)
                     _unreadable(unit, out)
                 else:
                     parts.append(_scan_unit(unit, data, out))
-            arrays = join([p.arrays for p in parts])
+            arrays = join([p.arrays for p in parts], _memory())
             labels = StackedLabels([(len(p.places), p.labels) for p in parts])
             places = np.concatenate([p.places for p in parts]) if parts else np.zeros(0, np.int64)
             _audit((arrays, labels, places), profile, None, batch, out)

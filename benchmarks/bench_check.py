@@ -27,12 +27,12 @@ import numpy as np
 
 from audit.batch import check_paths
 from audit.engine import run_rules, run_sequence_rules
-from audit.facts.arrays import join, take
+from audit.facts.arrays import TableMemory, join, take
 from audit.facts.context import Batch
 from audit.facts.deals import deals_of, pair
 from audit.facts.labels import RecordLabels, StackedLabels, TextLabels
 from audit.facts.layout import from_records
-from audit.facts.replay import TableMemory, replay_facts
+from audit.facts.replay import replay_facts
 from audit.facts.sequence import Run
 from audit.profiles import Profile, load_profile
 from audit.registry import hand_rules, sequence_rules

@@ -9,9 +9,12 @@ the offsets each hand row holds (its seats, its lines, their cards).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
+from audit.facts.tables import Table, new_table
 from ingest.scan.layout import (
     E_CARDS_COUNT,
     E_CARDS_START,
@@ -28,6 +31,42 @@ from ingest.scan.layout import (
     IntArray,
     ranges,
 )
+
+G = TypeVar("G", bound=np.generic)
+
+
+class TableMemory:
+    """Memory for the arrays of one batch at a time, kept from batch to batch.
+
+    Fresh memory costs a page fault per page at its first write, and a batch's joined
+    arrays and fact tables are ~10 KB a hand: in a virtual machine that first touch cost
+    as much as the replay itself. A worker that checks batch after batch passes one
+    ``TableMemory`` to :func:`join` and :func:`audit.facts.replay.replay_facts`; each
+    call then overwrites the previous call's arrays of the same name, which must be dead
+    by then (nothing may keep them past the batch). Each user names its arrays apart
+    (``joined ...``, the fact tables' names).
+    """
+
+    def __init__(self) -> None:
+        self._memory: dict[str, npt.NDArray[np.uint8]] = {}
+
+    def _bytes(self, name: str, size: int) -> npt.NDArray[np.uint8]:
+        memory = self._memory.get(name)
+        if memory is None or len(memory) < size:
+            memory = np.empty(size + size // 4 + 64, dtype=np.uint8)
+            self._memory[name] = memory
+        return memory[:size]
+
+    def array(self, name: str, dtype: type[G], shape: tuple[int, ...]) -> npt.NDArray[G]:
+        """An uninitialised array of ``shape`` in memory kept for ``name``."""
+        size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+        return self._bytes(name, size).view(dtype).reshape(shape)
+
+    def table(self, name: str, dtype: np.dtype, rows: int) -> Table:
+        """``rows`` fresh rows (as :func:`new_table` gives them) in memory kept for ``name``."""
+        rows_bytes = self._bytes(name, rows * dtype.itemsize).reshape(rows, dtype.itemsize)
+        rows_bytes[:] = new_table(dtype, 1).view(np.uint8)  # one pass, zeros and "none"s
+        return rows_bytes.reshape(-1).view(dtype)
 
 
 def take(arrays: HandArrays, rows: IntArray) -> HandArrays:
@@ -72,8 +111,9 @@ def _contiguous(starts: IntArray, counts: IntArray) -> bool:
     return bool((starts == np.cumsum(counts) - counts).all())
 
 
-def join(parts: Sequence[HandArrays]) -> HandArrays:
-    """The batches ``parts`` one after the other (a lone non-empty batch as it is)."""
+def join(parts: Sequence[HandArrays], memory: TableMemory | None = None) -> HandArrays:
+    """The batches ``parts`` one after the other (a lone non-empty batch as it is), in
+    ``memory`` if given (see :class:`TableMemory`)."""
     parts = [p for p in parts if len(p) or len(p.events) or len(p.seats) or len(p.cards)]
     if len(parts) == 1:
         return parts[0]
@@ -81,8 +121,14 @@ def join(parts: Sequence[HandArrays]) -> HandArrays:
         return HandArrays(np.zeros((0, H_COLUMNS), dtype=np.int64),
                           np.zeros((0, S_COLUMNS), dtype=np.int64),
                           np.zeros((0, E_COLUMNS), dtype=np.int64), np.zeros(0, dtype=np.int8))
-    hands = np.concatenate([p.hands for p in parts])
-    events = np.concatenate([p.events for p in parts])
+    def joined(name: str, arrays: list[npt.NDArray[G]]) -> npt.NDArray[G]:
+        if memory is None:
+            return np.concatenate(arrays)
+        shape = (sum(len(a) for a in arrays), *arrays[0].shape[1:])
+        return np.concatenate(arrays, out=memory.array(name, arrays[0].dtype.type, shape))
+
+    hands = joined("joined hands", [p.hands for p in parts])
+    events = joined("joined events", [p.events for p in parts])
     # Renumber each part's offsets in place, in the one copy made above.
     hand_at = event_at = seat_at = card_at = 0
     for part in parts:
@@ -96,5 +142,5 @@ def join(parts: Sequence[HandArrays]) -> HandArrays:
         seat_at += len(part.seats)
         event_at += len(part.events)
         card_at += len(part.cards)
-    return HandArrays(hands, np.concatenate([p.seats for p in parts]), events,
-                      np.concatenate([p.cards for p in parts]))
+    return HandArrays(hands, joined("joined seats", [p.seats for p in parts]), events,
+                      joined("joined cards", [p.cards for p in parts]))

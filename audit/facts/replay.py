@@ -15,10 +15,9 @@ it with the reference reader, or reports it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
 from audit.facts.layout import K_BOBTAIL, K_PROGRESSION_CYCLE, profile_knobs
@@ -84,6 +83,9 @@ from ingest.scan.layout import (
     HandArrays,
     IntArray,
 )
+
+if TYPE_CHECKING:  # not imported at run time: the compiled code's stamp stays its own
+    from audit.facts.arrays import TableMemory
 
 Record = Any  # one numpy record: its fields are attributes in compiled code
 
@@ -303,40 +305,15 @@ def _replay_all(hands_in: IntArray, seats_in: IntArray, events: IntArray, cards:
     return made, size
 
 
-class TableMemory:
-    """Memory for the fact tables of one batch at a time, kept from batch to batch.
-
-    Fresh memory costs a page fault per page at its first write, and the tables are
-    ~6 KB a hand: in a virtual machine that first touch cost as much as the replay
-    itself. A worker that checks batch after batch passes one ``TableMemory`` to
-    :func:`replay_facts`; each call then overwrites the previous call's tables, which
-    must be dead by then (nothing may keep them past the batch).
-    """
-
-    def __init__(self) -> None:
-        self._memory: dict[str, npt.NDArray[np.uint8]] = {}
-
-    def table(self, name: str, dtype: np.dtype, rows: int) -> Table:
-        """``rows`` fresh rows (as :func:`new_table` gives them) in memory kept for ``name``."""
-        size = rows * dtype.itemsize
-        memory = self._memory.get(name)
-        if memory is None or len(memory) < size:
-            memory = np.empty(size + size // 4 + 64, dtype=np.uint8)
-            self._memory[name] = memory
-        rows_bytes = memory[:size].reshape(rows, dtype.itemsize)
-        rows_bytes[:] = new_table(dtype, 1).view(np.uint8)  # one pass, zeros and "none"s
-        return rows_bytes.reshape(-1).view(dtype)
-
-
 def replay_facts(arrays: HandArrays, profile: Profile, memory: TableMemory | None = None
                  ) -> Facts:
     """The fact tables of every hand in ``arrays`` under ``profile`` (in ``memory``, if
     given: see :class:`TableMemory`)."""
     knobs, progression = profile_knobs(profile)
     count = len(arrays)
-    sizes = (("hands", HAND, count), ("actions", ACTION, len(arrays.events)),
-             ("seats", SEAT, len(arrays.seats)),
-             ("pots", POT, len(arrays.seats) + count))  # at most seats + 1 pots per hand
+    sizes = (("fact hands", HAND, count), ("fact actions", ACTION, len(arrays.events)),
+             ("fact seats", SEAT, len(arrays.seats)),
+             ("fact pots", POT, len(arrays.seats) + count))  # at most seats + 1 pots per hand
     if memory is None:
         hands, actions, seats, pots = (new_table(dtype, rows) for _, dtype, rows in sizes)
     else:

@@ -1,10 +1,12 @@
-"""The compiled replay in kept memory: batch after batch, the very tables fresh memory gives."""
+"""Joins and the compiled replay in kept memory: batch after batch, the very arrays and
+tables fresh memory gives."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from audit.facts.replay import TableMemory, replay_facts
+from audit.facts.arrays import TableMemory, join
+from audit.facts.replay import replay_facts
 from audit.facts.tables import Facts
 from audit.profiles import load_profile
 from ingest.scan.scanner import scan
@@ -28,3 +30,10 @@ def test_batches_in_kept_memory_equal_fresh_ones() -> None:
     memory = TableMemory()
     for arrays in [*batches, batches[0]]:  # and grows again
         _same(replay_facts(arrays, profile, memory), replay_facts(arrays, profile))
+    for parts in (batches, batches[1:3], batches):
+        kept, fresh = join(parts, memory), join(parts)
+        for name in ("hands", "seats", "events", "cards"):
+            assert np.array_equal(getattr(kept, name), getattr(fresh, name)), name
+            assert getattr(kept, name).dtype == getattr(fresh, name).dtype
+        # As a check worker does: the joined batch, replayed into the same memory.
+        _same(replay_facts(kept, profile, memory), replay_facts(fresh, profile))
