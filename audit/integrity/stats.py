@@ -9,8 +9,9 @@ function says otherwise, and is exact or conservative under its stated law:
   approximation overstates extreme p-values: conservative);
 - :func:`poisson_binomial_upper`: a sum of independent Bernoulli(p_i), by the exact
   recursion;
-- :func:`iid_sum_upper`: a sum of n independent copies of a small discrete law, by
-  FFT powers of its characteristic function;
+- :func:`iid_sum_upper` (:func:`iid_sum_upper_many` for many problems at once): a sum
+  of n independent copies of small discrete laws, by FFT powers of their characteristic
+  functions;
 - :func:`stratified_exact`: the exact conditional test of a common odds ratio of 1
   across 2x2 tables (each table's count is hypergeometric given its margins; the
   strata are convolved), with the Mantel-Haenszel odds ratio and the
@@ -110,53 +111,89 @@ def iid_sum_upper(x: int, parts: Sequence[tuple[npt.NDArray[np.float64], int]],
                   exact_below: float | None = 1e-2) -> float:
     """P(S >= x) for S the sum of independent draws: ``n`` copies of each ``(pmf, n)`` law.
 
-    Each law is on 0..len(pmf)-1; the law of the sum is the inverse FFT of the product
-    of the laws' spectra raised to their counts (exact up to rounding, about 1e-15).
-    When the Chernoff bound is above ``exact_below`` the bound is returned instead: never
-    smaller than the exact value, and far from any alert (None: always exact).
+    One problem of :func:`iid_sum_upper_many`.
     """
-    if x <= 0:
-        return 1.0
+    laws = [pmf for pmf, _ in parts]
+    counts = np.array([[n for _, n in parts]], dtype=np.int64)
+    return float(iid_sum_upper_many(np.array([x]), laws, counts, exact_below)[0])
+
+
+def iid_sum_upper_many(x: npt.NDArray[np.int64], laws: Sequence[npt.NDArray[np.float64]],
+                       counts: npt.NDArray[np.int64], exact_below: float | None = 1e-2
+                       ) -> npt.NDArray[np.float64]:
+    """P(S_i >= x_i) for each problem i, S_i the sum of independent draws: ``counts[i, j]``
+    copies of the law ``laws[j]`` (on 0..len(law)-1).
+
+    The law of a sum is the inverse FFT of the product of the laws' spectra raised to
+    their counts (exact up to rounding, about 1e-15). Where the Chernoff bound is above
+    ``exact_below`` the bound is returned instead: never smaller than the exact value, and
+    far from any alert (None: always exact). The bound's minimising t is found by
+    bisection on the derivative's sign, for every problem at once.
+    """
+    x = np.asarray(x, dtype=np.int64)
+    counts = np.asarray(counts, dtype=np.int64).reshape(len(x), len(laws))
+    out = np.ones(len(x), dtype=np.float64)
+    todo = x > 0
     if exact_below is not None:
-        bound = _chernoff_iid(x, parts)
-        if bound >= exact_below:
-            return bound
-    size = sum((len(pmf) - 1) * n for pmf, n in parts) + 1
+        bound = _chernoff_iid_many(x, laws, counts, todo)
+        todo &= bound < exact_below
+        out = np.where(todo, out, bound)
+    for i in np.flatnonzero(todo).tolist():
+        out[i] = _exact_iid(int(x[i]), laws, counts[i])
+    return out
+
+
+def _exact_iid(x: int, laws: Sequence[npt.NDArray[np.float64]],
+               counts: npt.NDArray[np.int64]) -> float:
+    size = sum((len(pmf) - 1) * int(n) for pmf, n in zip(laws, counts, strict=True)) + 1
     if x >= size:
         return 0.0
     fft_size = 1 << (size - 1).bit_length()
     spectrum = np.ones(fft_size // 2 + 1, dtype=np.complex128)
-    for pmf, n in parts:
+    for pmf, n in zip(laws, counts.tolist(), strict=True):
         if n:
             spectrum *= np.fft.rfft(pmf, fft_size) ** n
     law = np.fft.irfft(spectrum, fft_size)[:size]
     return float(min(1.0, max(0.0, law[x:].sum())))
 
 
-def _chernoff_iid(x: int, parts: Sequence[tuple[npt.NDArray[np.float64], int]]) -> float:
-    """min over t >= 0 of exp(-t x) E exp(t S), by bisection on the derivative's sign."""
-    mean = sum(n * float(np.dot(np.arange(len(pmf)), pmf)) for pmf, n in parts)
-    if x <= mean:
-        return 1.0
+def _chernoff_iid_many(x: npt.NDArray[np.int64], laws: Sequence[npt.NDArray[np.float64]],
+                       counts: npt.NDArray[np.int64], todo: npt.NDArray[np.bool_]
+                       ) -> npt.NDArray[np.float64]:
+    """min over t >= 0 of exp(-t x) E exp(t S) per problem (1 where ``todo`` is false or
+    x is at most the mean)."""
+    mean = np.zeros(len(x), dtype=np.float64)
+    for j, pmf in enumerate(laws):
+        mean = mean + counts[:, j] * float(np.dot(np.arange(len(pmf)), pmf))
+    rows = np.flatnonzero(todo & (x > mean))
+    bound = np.ones(len(x), dtype=np.float64)
+    if not len(rows):
+        return bound
+    n = counts[rows].astype(np.float64)
+    target = x[rows].astype(np.float64)
 
-    def log_mgf(t: float) -> tuple[float, float]:
-        value = slope = 0.0
-        for pmf, n in parts:
+    def log_mgf(t: npt.NDArray[np.float64]
+                ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        value = np.zeros(len(t))
+        slope = np.zeros(len(t))
+        for j, pmf in enumerate(laws):
+            top = len(pmf) - 1
             k = np.arange(len(pmf))
-            w = pmf * np.exp(t * k - t * (len(pmf) - 1))  # scaled against overflow
-            value += n * (float(np.log(w.sum())) + t * (len(pmf) - 1))
-            slope += n * float((k * w).sum() / w.sum())
+            w = pmf * np.exp(t[:, None] * k - (t * top)[:, None])  # scaled against overflow
+            total = w.sum(axis=1)
+            value += n[:, j] * (np.log(total) + t * top)
+            slope += n[:, j] * ((k * w).sum(axis=1) / total)
         return value, slope
 
-    low, high = 0.0, 50.0
+    low, high = np.zeros(len(rows)), np.full(len(rows), 50.0)
     for _ in range(50):
         mid = (low + high) / 2
-        if log_mgf(mid)[1] > x:
-            high = mid
-        else:
-            low = mid
+        above = log_mgf(mid)[1] > target
+        high = np.where(above, mid, high)
+        low = np.where(above, low, mid)
     t = (low + high) / 2
-    return float(min(1.0, np.exp(log_mgf(t)[0] - t * x)))
+    bound[rows] = np.minimum(1.0, np.exp(log_mgf(t)[0] - t * target))
+    return bound
 
 
 @dataclass(frozen=True)

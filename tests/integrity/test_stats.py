@@ -35,6 +35,23 @@ def test_iid_sum_against_direct_convolution() -> None:
         assert stats.iid_sum_upper(x, [(a, 7), (b, 4)]) >= exact - 1e-12
 
 
+def test_iid_sum_many_is_each_problem_alone() -> None:
+    a = np.array([0.6, 0.3, 0.1])
+    b = np.array([0.5, 0.5])
+    x = np.array([0, 2, 9, 30, 19, 40, 5])
+    counts = np.array([[7, 4], [7, 4], [7, 4], [20, 0], [7, 4], [30, 30], [0, 9]])
+    many = stats.iid_sum_upper_many(x, [a, b], counts)
+    exact = stats.iid_sum_upper_many(x, [a, b], counts, exact_below=None)
+    for i in range(len(x)):
+        parts = [(a, int(counts[i, 0])), (b, int(counts[i, 1]))]
+        assert many[i] == stats.iid_sum_upper(int(x[i]), parts)
+        assert exact[i] == stats.iid_sum_upper(int(x[i]), parts, exact_below=None)
+        assert many[i] >= exact[i] - 1e-12  # a bound stands in only above the exact value
+    assert many[0] == 1.0 and exact[4] == 0.0  # x = 0; x past the largest sum (19 > 18)
+    assert 0 < many[3] == exact[3] < 1e-2  # far in the tail: exact, not the bound
+    assert many[2] > exact[2]  # near the middle: the bound
+
+
 def test_one_stratum_is_fishers_exact_test() -> None:
     # exposed: 12 of 20 succeed; not exposed: 20 of 80
     table = stats.Stratum(total=100, total_hits=32, exposed=20, hits=12)
