@@ -6,18 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from audit.facts.arrays import join, take
-from audit.facts.layout import (
-    E_CARDS_COUNT,
-    E_CARDS_START,
-    E_DRAWN_COUNT,
-    E_DRAWN_START,
-    H_EVENT_COUNT,
-    H_EVENT_START,
-    H_SEAT_COUNT,
-    H_SEAT_START,
-    H_STATUS,
-    HandArrays,
-)
+from ingest.scan import layout
+from ingest.scan.layout import HandArrays
 from ingest.scan.scanner import scan
 from tests.audit.corpus import corpus
 
@@ -25,20 +15,24 @@ from tests.audit.corpus import corpus
 def _hand(arrays: HandArrays, h: int) -> tuple[list[list[int]], list[list[int]], list[int]]:
     """Hand ``h``'s seat rows, line rows (card offsets out) and cards, by value."""
     row = arrays.hands[h]
-    seats = arrays.seats[row[H_SEAT_START]:row[H_SEAT_START] + row[H_SEAT_COUNT]]
-    lines = arrays.events[row[H_EVENT_START]:row[H_EVENT_START] + row[H_EVENT_COUNT]]
+    seat_at, seat_count = row[layout.H_SEAT_START], row[layout.H_SEAT_COUNT]
+    event_at, event_count = row[layout.H_EVENT_START], row[layout.H_EVENT_COUNT]
+    seats = arrays.seats[seat_at:seat_at + seat_count]
+    lines = arrays.events[event_at:event_at + event_count]
+    lists = ((layout.E_CARDS_START, layout.E_CARDS_COUNT),
+             (layout.E_DRAWN_START, layout.E_DRAWN_COUNT))
     cards: list[int] = []
     for line in lines:
-        for start, count in ((E_CARDS_START, E_CARDS_COUNT), (E_DRAWN_START, E_DRAWN_COUNT)):
+        for start, count in lists:
             cards += arrays.cards[line[start]:line[start] + max(line[count], 0)].tolist()
-    bare = np.delete(lines, [E_CARDS_START, E_DRAWN_START], axis=1)
+    bare = np.delete(lines, [layout.E_CARDS_START, layout.E_DRAWN_START], axis=1)
     return seats.tolist(), bare.tolist(), cards
 
 
 def _same_hands(got: HandArrays, want: list[tuple[HandArrays, int]]) -> None:
     assert len(got) == len(want)
     for h, (arrays, row) in enumerate(want):
-        keep = [H_STATUS, H_SEAT_COUNT, H_EVENT_COUNT]
+        keep = [layout.H_STATUS, layout.H_SEAT_COUNT, layout.H_EVENT_COUNT]
         assert got.hands[h, keep].tolist() == arrays.hands[row, keep].tolist()
         assert _hand(got, h) == _hand(arrays, row)
 
@@ -48,7 +42,7 @@ def test_take_and_join_keep_each_hands_rows() -> None:
     data = [p.read_bytes() for p in room.files[:2]]
     scans = [scan(np.frombuffer(d, dtype=np.uint8)).arrays for d in data]
     first = scans[0]
-    read = np.flatnonzero(first.hands[:, H_STATUS] == 0)
+    read = np.flatnonzero(first.hands[:, layout.H_STATUS] == 0)
     assert len(read) < len(first)  # some hands are left unread: they own no rows
     shared = take(first, read)
     assert shared.events is first.events  # every row kept: nothing copied
