@@ -42,7 +42,7 @@ from audit.facts.sequence import Run
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
 from audit.units import UNIT_BYTES, Unit, plan_units
-from audit.workers import default_workers, no_cyclic_gc, pool
+from audit.workers import default_workers, no_cyclic_gc, pool, tasks_of
 from ingest.chunks import iter_chunks
 from ingest.reader import QuarantineItem, read_chunk, read_path
 from ingest.scan.layout import H_BYTE_END, H_BYTE_START, H_FIRST_LINE, H_STATUS, HandArrays
@@ -333,28 +333,6 @@ class _Runner:
             return list(workers.map(fn, tasks, *([a] * len(tasks) for a in args), chunksize=1))
 
 
-#: Bytes per task: small files are checked together, a batch of rules costs the same.
-TASK_BYTES = 8 << 20
-
-
-def _tasks(units: list[Unit], workers: int) -> list[list[Unit]]:
-    """The units in tasks of at most about ``TASK_BYTES`` (a large file's units stay
-    apart), as many as a multiple of ``workers`` so no worker is left with a last task
-    alone while the others wait."""
-    lengths = [unit.end - unit.start if unit.end >= 0
-               else Path(unit.location).stat().st_size - unit.start for unit in units]
-    rounds = -(-sum(lengths) // (TASK_BYTES * max(workers, 1)))
-    target = max(sum(lengths) / max(rounds * max(workers, 1), 1), 1.0)
-    tasks: list[list[Unit]] = []
-    done = 0  # bytes before this unit: a unit starts a task when its middle passes a cut
-    for unit, length in zip(units, lengths, strict=True):
-        if not tasks or (done + length / 2) // target >= len(tasks):
-            tasks.append([])
-        tasks[-1].append(unit)
-        done += length
-    return tasks
-
-
 def check_paths(paths: Iterable[str | Path], profile: Profile, workers: int | None = None,
                 fast: bool = True, unit_bytes: int = UNIT_BYTES) -> CheckReport:
     """Check every hand of ``paths``: results in input order, J rules over every table.
@@ -367,7 +345,7 @@ def check_paths(paths: Iterable[str | Path], profile: Profile, workers: int | No
         plan = plan_units(paths, unit_bytes, Path(spill))
         reference = not fast
         run = _Runner(workers or default_workers(), reference)
-        units = list(enumerate(_tasks(plan.units, run.workers)))
+        units = list(enumerate(tasks_of(plan.units, run.workers)))
         outcomes = run.map(check_units, units, profile, reference)
         others = [(len(units) + k, len(plan.files) + k, path)
                   for k, path in enumerate(plan.others)]

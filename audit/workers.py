@@ -1,4 +1,5 @@
-"""Where the audit's work runs: how many cores, a pool of forked workers, the collector.
+"""Where the audit's work runs: how many cores, a pool of forked workers, the collector,
+and the units of a check shared out in tasks.
 
 The compiled code is loaded once in the parent process; workers forked from it start
 with it loaded (no thread has started in the parent, so forking is safe). Elsewhere
@@ -17,6 +18,11 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from multiprocessing.context import BaseContext
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from audit.units import Unit
 
 
 def default_workers() -> int:
@@ -78,3 +84,25 @@ def no_cyclic_gc() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+#: Bytes per task: small files are checked together, a batch of rules costs the same.
+TASK_BYTES = 8 << 20
+
+
+def tasks_of(units: list[Unit], workers: int) -> list[list[Unit]]:
+    """The units in tasks of at most about ``TASK_BYTES`` (a large file's units stay
+    apart), as many as a multiple of ``workers`` so no worker is left with a last task
+    alone while the others wait."""
+    lengths = [unit.end - unit.start if unit.end >= 0
+               else Path(unit.location).stat().st_size - unit.start for unit in units]
+    rounds = -(-sum(lengths) // (TASK_BYTES * max(workers, 1)))
+    target = max(sum(lengths) / max(rounds * max(workers, 1), 1), 1.0)
+    tasks: list[list[Unit]] = []
+    done = 0  # bytes before this unit: a unit starts a task when its middle passes a cut
+    for unit, length in zip(units, lengths, strict=True):
+        if not tasks or (done + length / 2) // target >= len(tasks):
+            tasks.append([])
+        tasks[-1].append(unit)
+        done += length
+    return tasks
