@@ -128,6 +128,8 @@ class Batch:
         #: The rule being checked (the engine sets it).
         self.rule: RuleInfo
         self._verb_rows: dict[int, IntArray] = {}
+        #: What rules derive from the batch and share (the views of candidate hands ...).
+        self.memo: dict[str, Any] = {}
         self._hand_row = row_type(facts.hands)
         self._action_row = row_type(facts.actions)
         self._seat_row = row_type(facts.seats)

@@ -6,13 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from audit.evaluator import describe
 from audit.facts.context import Batch, IntArray, cards_text
 from audit.facts.tables import Known
 from audit.facts.view import HandView, Line
 from audit.house import FalseOpenerStyle, Profile
-from ingest.scan.layout import OPENERS_CODE, SEC_BEFORE_DRAW
+from ingest.scan.layout import ACTOR_SEAT, OPENERS_CODE, SEC_BEFORE_DRAW
 from schemas.records import (
     SECTION_POSITION,
     TURN_VERBS,
@@ -226,6 +227,30 @@ def opener_rows(ctx: Batch, which: IntArray) -> IntArray:
     match = s.seat == which[s.hand]
     rows[s.hand[match]] = np.flatnonzero(match)
     return rows
+
+
+def ruled_false_later(ctx: Batch, rows: IntArray, seats: IntArray) -> npt.NDArray[np.bool_]:
+    """Per action row: a ``false openers`` ruling on seat ``seats[i]`` follows the line in
+    its hand (:func:`ruled_false_after`, over the columns)."""
+    a = ctx.actions
+    rulings = ctx.rows(Verb.FALSE_OPENERS)
+    last = np.full(len(ctx) * 16, -1, dtype=np.int64)
+    # rows in log order: the last ruling of a (hand, seat) is the one written last
+    last[a.hand[rulings].astype(np.int64) * 16 + a.seat[rulings]] = a.index[rulings]
+    return last[a.hand[rows].astype(np.int64) * 16 + seats] > a.index[rows]
+
+
+def opening_rows(ctx: Batch) -> tuple[IntArray, IntArray]:
+    """The action rows and seats of :func:`opening_lines` of the judged hands: each pot's
+    opening line (by its original opener) and every ``declares openers`` of a seated seat."""
+    h, a = ctx.hands, ctx.actions
+    opened = np.flatnonzero(ctx.judged & (h.opens_index >= 0) & (h.original_opener != 0))
+    declares = ctx.rows(Verb.DECLARES_OPENERS)
+    declares = declares[ctx.judged[a.hand[declares]] & (a.actor[declares] == ACTOR_SEAT)
+                        & (ctx.seat_rows(a.hand[declares], a.seat[declares]) >= 0)]
+    rows = np.concatenate((h.action_start[opened] + h.opens_index[opened], declares))
+    seats = np.concatenate((h.original_opener[opened], a.seat[declares]))
+    return rows.astype(np.int64), seats.astype(np.int64)
 
 
 def ruled_before_draw(ctx: Batch) -> IntArray:

@@ -9,7 +9,7 @@ import numpy as np
 
 from audit.cards import DECK
 from audit.facts.context import Batch, IntArray, Result
-from audit.facts.view import HandView, Line
+from audit.facts.view import HandView, Line, hand_view
 from audit.rule import Rule
 from ingest.scan.layout import (
     JOKER_CODE,
@@ -187,7 +187,7 @@ class DuplicateOrImpossibleCard(Rule):
 
     def check(self, ctx: Batch) -> Iterator[Result]:
         for hand in _deck_candidates(ctx).tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+            yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         joker = view.row.joker

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from audit.facts.context import Batch, Result
 from audit.facts.tables import Known
-from audit.facts.view import HandView
+from audit.facts.view import HandView, hand_view
 from audit.house import FalseOpenerStyle
 from audit.rule import Rule
 from audit.rules._openers import (
@@ -69,7 +69,7 @@ class PotKilledAgainstRule(Rule):
 
     def check(self, ctx: Batch) -> Iterator[Result]:
         for hand in ruled_before_draw(ctx).tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+            yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         q = pot_question(view)

@@ -8,7 +8,7 @@ from audit.cards import RANK_CHAR
 from audit.evaluator import describe, describe_strength
 from audit.facts.context import Batch, Result, cards_text, money
 from audit.facts.tables import Known
-from audit.facts.view import HandView, Line
+from audit.facts.view import HandView, Line, hand_view
 from audit.opening import MINIMUM_PAIR
 from audit.replay.showdown import strength
 from audit.rule import Rule
@@ -64,7 +64,7 @@ class RefundToWeakCaller(Rule):
     def check(self, ctx: Batch) -> Iterator[Result]:
         for hand in hands_of(ctx, ctx.rows(Verb.RETURNS)).tolist():
             if ctx.hands.opener[hand] or ctx.hands.original_opener[hand]:
-                yield from self._hand(ctx, HandView(ctx, hand))
+                yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         opener = view.row.opener or view.row.original_opener
