@@ -236,11 +236,11 @@ class Batch:
         index = None
         own = None
         if action is not None:
-            a = self.facts.actions[action]
-            index = int(a["index"])
-            own = int(a["line"])
-            if seat is None and a["seat"] != 0:
-                seat = int(a["seat"])
+            a = self.actions
+            index = int(a.index[action])
+            own = int(a.line[action])
+            if seat is None and a.seat[action] != 0:
+                seat = int(a.seat[action])
             if line is None:
                 line = own
         labels = self.labels

@@ -11,6 +11,7 @@ as :class:`SeatView` objects (their final state and card lists), in clockwise or
 from __future__ import annotations
 
 from functools import cached_property
+from operator import add
 from typing import NamedTuple
 
 import numpy as np
@@ -161,9 +162,7 @@ class HandView:
          stake, round_start, rs, rc) = (getattr(a, name)[rows].tolist() for name in _LINE_COLUMNS)
         # The hand's line cards are one stretch of the card array: decode it once.
         low = cs[0]
-        high = max(max(s + n for s, n in zip(cs, cc, strict=True)),
-                   max(s + n for s, n in zip(ds, dc, strict=True)),
-                   max(s + n for s, n in zip(rs, rc, strict=True)))
+        high = max(max(map(add, cs, cc)), max(map(add, ds, dc)), max(map(add, rs, rc)))
         names = _names(self.ctx.facts.cards, low, high)
         new = tuple.__new__
         return [
