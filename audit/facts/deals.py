@@ -184,7 +184,15 @@ def _seats_of(ctx: Batch) -> Frame:
         if line is not None:
             seats[line][has] = a.line[chosen[has]]
 
-    put(ctx.rows(Verb.ANTES, Verb.DEALT), _first, "anchor_index", "anchor_line")
+    # the first ANTES or DEALT line: the earlier of each verb's first (no sort of both)
+    first_ante, first_dealt = (_first(a.hand[rows].astype(np.int64) * 16 + a.seat[rows], rows,
+                                      size)[key_of_seat]
+                               for rows in (ctx.rows(Verb.ANTES), ctx.rows(Verb.DEALT)))
+    anchor = np.where((first_ante >= 0) & ((first_dealt < 0) | (first_ante < first_dealt)),
+                      first_ante, first_dealt)
+    has = anchor >= 0
+    seats["anchor_index"][has] = a.index[anchor[has]]
+    seats["anchor_line"][has] = a.line[anchor[has]]
     put(ctx.rows(Verb.ANTES), _last, "ante_index", "ante_line")
     declaring = ctx.rows(Verb.OPENS, Verb.DECLARES_OPENERS)
     declaring = declaring[a.says_all_in[declaring] | a.all_in[declaring]]
