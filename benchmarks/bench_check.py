@@ -10,7 +10,7 @@ once into ``--room`` (a temporary folder by default; an existing room is reused)
 - the whole check in process (``audit.batch.check_paths`` on ``--workers`` forked workers,
   after one call on a single file that loads the compiled code), best of three;
 - its stages on one worker, over the same files cut into the same batches as the check
-  (files of about ``audit.batch.TASK_BYTES`` together, the cyclic collector paused as in
+  (units of about ``audit.batch.TASK_BYTES`` together, the cyclic collector paused as in
   a worker): the scanner, the reference parser for the hands the scanner does not read,
   the compiled replay, the fact columns a rule reads (``Batch``), the hand rules, the
   deal tables of each batch, and the J pass once over every deal (as the main process);
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from audit.batch import TASK_BYTES, check_paths
+from audit.batch import _tasks, check_paths  # the check's own batches
 from audit.engine import run_rules, run_sequence_rules
 from audit.facts.arrays import join, take
 from audit.facts.context import Batch
@@ -39,6 +39,7 @@ from audit.facts.replay import replay_facts
 from audit.facts.sequence import Run
 from audit.profiles import Profile, load_profile
 from audit.registry import hand_rules, sequence_rules
+from audit.units import Unit, plan_units
 from audit.workers import no_cyclic_gc
 from ingest.reader import QuarantineItem, read_chunk
 from ingest.scan.layout import H_STATUS, HandArrays
@@ -79,32 +80,31 @@ class _Stages:
         return now
 
 
-def _batches(files: list[Path]) -> list[list[Path]]:
-    """The files in batches of about ``TASK_BYTES``, as the check hands them to workers."""
-    batches: list[list[Path]] = []
-    size = TASK_BYTES
-    for path in files:
-        length = path.stat().st_size
-        if size + length > TASK_BYTES:
-            batches.append([])
-            size = 0
-        batches[-1].append(path)
-        size += length
-    return batches
+def _batches(files: list[Path]) -> list[list[Unit]]:
+    """The files' units in the tasks the check hands its workers (``audit.batch``'s own)."""
+    return _tasks(plan_units(files).units)
 
 
-def _read(paths: list[Path], stages: _Stages, t: float) -> tuple[HandArrays, Labels, int, float]:
+def _bytes(unit: Unit) -> bytes:
+    with open(unit.location, "rb") as f:
+        f.seek(unit.start)
+        return f.read() if unit.end < 0 else f.read(unit.end - unit.start)
+
+
+def _read(units: list[Unit], stages: _Stages, t: float
+          ) -> tuple[HandArrays, Labels, int, float]:
     """A batch's hands as arrays: the scanner's, the reference parser's where it refuses."""
     arrays, labels, parsed = [], [], 0
-    for path in paths:
-        data = path.read_bytes()
-        scanned = scan(np.frombuffer(data, dtype=np.uint8))
+    for unit in units:
+        data = _bytes(unit)
+        scanned = scan(np.frombuffer(data, dtype=np.uint8), unit.first_line,
+                       skip_bom=unit.start == 0)
         t = stages.add("scanner", t)
         hands_of = scanned.arrays.hands
         read = np.flatnonzero(hands_of[:, H_STATUS] == 0)
         records = []
         for row in np.flatnonzero(hands_of[:, H_STATUS] != 0).tolist():
-            got = read_chunk(str(path), scanned.chunk(np.frombuffer(data, np.uint8), row))
+            got = read_chunk(unit.path, scanned.chunk(np.frombuffer(data, np.uint8), row))
             if not isinstance(got, QuarantineItem):
                 records.append(got.record)
         parsed += len(records)
@@ -123,8 +123,8 @@ def _stages(files: list[Path], profile: Profile, per_rule: bool) -> None:
     parts: list[Deals] = []
     labels: list[tuple[int, Labels]] = []
     with no_cyclic_gc():
-        for number, paths in enumerate(_batches(files)):
-            arrays, words, read_by_parser, t = _read(paths, stages, time.process_time())
+        for number, units in enumerate(_batches(files)):
+            arrays, words, read_by_parser, t = _read(units, stages, time.process_time())
             parsed += read_by_parser
             facts = replay_facts(arrays, profile)
             t = stages.add("compiled replay", t)
