@@ -43,7 +43,7 @@ from audit.registry import hand_rules, sequence_rules
 from audit.workers import default_workers, no_cyclic_gc, pool
 from ingest.errors import HandParseError
 from ingest.parser import parse_hand
-from schemas.findings import Unverifiable
+from schemas.findings import Unverifiable, finding_key
 from schemas.records import HandRecord
 from schemas.store import transaction
 
@@ -344,6 +344,8 @@ def _frames(results: Sequence[AuditResult], profile: str, now: datetime
         "source": pa.array([f.source for f in fs], pa.string()),
         "profile": pa.array([profile] * len(fs), pa.string()),
         "lines": pa.array([f.lines for f in fs], pa.list_(pa.int32())),
+        "finding_key": pa.array([finding_key(f.hand_id, f.code, f.action_index, f.seat)
+                                 for f in fs], pa.string()),
     })
     us = [u for r in results for u in r.unverifiable]
     unverifiable = pa.table({

@@ -87,11 +87,14 @@ def finding_key(hand_id: str, code: str, action_index: int | None, seat: int | N
     """A finding's identity, independent of the file's line numbers: ``hand|code|index|seat``.
 
     Two findings of one code in one hand are the same finding when they name the same
-    action (its index in the hand) and the same seat (``-`` for none). A baseline
-    (``openers check --baseline``) matches on it, so a log exported again with other
-    line numbers, or its hands in another order, still matches, and so does a message
-    reworded or evidence renamed; reviews are filed under it (the ``mart_findings``
-    view builds the same string in SQL).
+    action (its index in the hand) and the same seat (``-`` for none). This is the only
+    definition of the key: the audit stores it with every finding
+    (``audit_findings.finding_key``) and the integrity analysis with every alert
+    (``integrity_alerts.finding_key``, the alert key in the place of the hand), and
+    everyone else reads those columns. A baseline (``openers check --baseline``) matches
+    on it, so a log exported again with other line numbers, or its hands in another
+    order, still matches, and so does a message reworded or evidence renamed; reviews
+    are filed under it, and a nightly run claims the findings it was first to see by it.
     """
     index = "-" if action_index is None else str(int(action_index))
     seat_text = "-" if seat is None else str(int(seat))

@@ -37,6 +37,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from schemas.findings import finding_key
+
 #: Longest actor name and note accepted, so a pasted log cannot bloat the file.
 MAX_ACTOR = 80
 MAX_NOTE = 4000
@@ -133,13 +135,8 @@ class FindingKey:
     seat: int | None
 
     def text(self) -> str:
-        """``hand|code|index|seat`` with ``-`` for a missing index or seat.
-
-        ``mart_findings.finding_key`` (schemas/ddl/50_marts.sql) builds the same in SQL.
-        """
-        index = "-" if self.action_index is None else str(int(self.action_index))
-        seat = "-" if self.seat is None else str(int(self.seat))
-        return f"{self.hand_id}|{self.code}|{index}|{seat}"
+        """``hand|code|index|seat`` (:func:`schemas.findings.finding_key`)."""
+        return finding_key(self.hand_id, self.code, self.action_index, self.seat)
 
 
 @dataclass(frozen=True)

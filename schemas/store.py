@@ -3,7 +3,8 @@
 The schema is the ``ddl/NN_layer.sql`` files, applied in file-name order every
 time the store is opened for writing. Every statement is idempotent
 (``CREATE ... IF NOT EXISTS``, ``CREATE OR REPLACE VIEW``), so opening an
-existing store changes no data.
+existing store changes no data, except what :mod:`schemas.upgrade` fills in on rows an
+earlier version wrote.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
+
+from schemas.upgrade import upgrade_rows
 
 DDL_DIR = Path(__file__).with_name("ddl")
 DEFAULT_DB = "openers.duckdb"
@@ -26,10 +29,11 @@ def ddl_files() -> list[Path]:
 
 
 def apply_ddl(con: duckdb.DuckDBPyConnection) -> None:
-    """Apply every DDL file to ``con`` in one transaction."""
+    """Apply every DDL file to ``con``, then fill old rows' new columns, in one transaction."""
     with transaction(con):
         for path in ddl_files():
             con.execute(path.read_text(encoding="utf-8"))
+        upgrade_rows(con)
 
 
 def connect(path: str | Path = DEFAULT_DB, read_only: bool = False) -> duckdb.DuckDBPyConnection:

@@ -16,6 +16,7 @@ import pyarrow as pa
 from audit.integrity.engine import PIT_BINS, IntegrityResult, Options, run_integrity
 from audit.integrity.test import Settings
 from audit.profiles import Profile
+from schemas.findings import finding_key
 from schemas.store import transaction
 
 METHODS = {False: "benjamini-hochberg", True: "benjamini-yekutieli"}
@@ -60,6 +61,7 @@ def _insert(con: duckdb.DuckDBPyConnection, name: str, table: pa.Table) -> None:
 def _alerts_table(result: IntegrityResult, run_id: int) -> pa.Table:
     rows = [{
         "integrity_run_id": run_id, "alert_key": a.alert_key, "rank": a.rank, "code": a.code,
+        "finding_key": finding_key(a.alert_key, a.code, None, None),
         "name": a.name, "family": a.family.value, "level": a.level.value,
         "dealer_id": a.subject.dealer_id, "table_id": a.subject.table_id,
         "player_id": a.subject.player_id, "partner_id": a.subject.partner_id,
@@ -115,7 +117,7 @@ _ALERTS = pa.schema([
     ("ci_high", pa.float64()), ("p_value", pa.float64()), ("q_value", pa.float64()),
     ("message", pa.string()), ("hands", pa.list_(pa.string())), ("hands_total", pa.int64()),
     ("first_time", pa.timestamp("us", tz="UTC")), ("last_time", pa.timestamp("us", tz="UTC")),
-    ("evidence", pa.string()),
+    ("evidence", pa.string()), ("finding_key", pa.string()),
 ])
 
 

@@ -53,7 +53,7 @@ def integrity_queue(ctx: Context) -> pd.DataFrame:
                coalesce(r.review_status, 'open') AS review_status, r.reason, r.assignee,
                r.due_date, r.reviewer, r.decided_at
         FROM integrity_alerts_latest AS a
-        LEFT JOIN review_state AS r ON r.finding_key = a.alert_key || '|' || a.code || '|-|-'
+        LEFT JOIN review_state AS r USING (finding_key)
         ORDER BY a.rank
         """
     )

@@ -22,13 +22,6 @@ import duckdb
 from schemas.findings import Severity
 from schemas.seals import QUARANTINE_KEY_SQL
 
-#: The identity of a finding: the same finding re-derived by a later audit has the same key.
-FINDING_KEY_SQL = (
-    "sha256(concat_ws('|', f.code, f.hand_id, f.table_id, coalesce(CAST(f.line AS VARCHAR), ''),"
-    " coalesce(CAST(f.action_index AS VARCHAR), ''), coalesce(CAST(f.seat AS VARCHAR), ''),"
-    " f.message))"
-)
-
 
 class RunStatus(StrEnum):
     """How a run ended (``running`` while it works)."""
@@ -117,19 +110,19 @@ def claim_new(con: duckdb.DuckDBPyConnection, run_id: int) -> tuple[int, int, di
         [run_id],
     ))
     con.execute(
-        f"""
+        """
         INSERT INTO ops_run_findings (finding_key, run_id)
-        SELECT DISTINCT {FINDING_KEY_SQL}, ? FROM findings f
+        SELECT DISTINCT f.finding_key, ? FROM findings f
         WHERE NOT EXISTS (
-            SELECT 1 FROM ops_run_findings r WHERE r.finding_key = {FINDING_KEY_SQL})
+            SELECT 1 FROM ops_run_findings r WHERE r.finding_key = f.finding_key)
         """,
         [run_id],
     )
     by_severity = {severity: 0 for severity in Severity}
     for severity, count in con.execute(
-        f"""
-        SELECT f.severity, count(DISTINCT {FINDING_KEY_SQL}) FROM findings f
-        JOIN ops_run_findings r ON r.finding_key = {FINDING_KEY_SQL}
+        """
+        SELECT f.severity, count(DISTINCT f.finding_key) FROM findings f
+        JOIN ops_run_findings r USING (finding_key)
         WHERE r.run_id = ? GROUP BY f.severity
         """,
         [run_id],

@@ -22,7 +22,7 @@ from urllib.parse import quote
 import duckdb
 
 from audit.integrity.summary import integrity_summary
-from openers.nightly.runs import FINDING_KEY_SQL, QUARANTINE_KEY_SQL
+from openers.nightly.runs import QUARANTINE_KEY_SQL
 from openers.report.charts import DayCounts
 from openers.report.decisions import LOCAL_DAY_SQL, changes, needs_decision, with_cases
 from openers.report.model import (
@@ -65,7 +65,7 @@ def run_scope(run_id: int) -> Scope:
         hands="SELECT hand_id FROM ops_run_hands WHERE run_id = $run",
         findings=(
             "SELECT f.* FROM findings f JOIN ops_run_findings r "
-            f"ON r.finding_key = {FINDING_KEY_SQL} WHERE r.run_id = $run"
+            "USING (finding_key) WHERE r.run_id = $run"
         ),
         quarantine=(
             "SELECT q.* FROM quarantine q JOIN ops_run_quarantine r "

@@ -26,10 +26,13 @@ CREATE TABLE IF NOT EXISTS audit_findings (
     evidence      JSON NOT NULL,
     source        VARCHAR NOT NULL,   -- rulebook citation, e.g. 'R-DH 1'
     profile       VARCHAR NOT NULL,
-    lines         INTEGER[]           -- every line the finding is about, ascending
+    lines         INTEGER[],          -- every line the finding is about, ascending
+    finding_key   VARCHAR NOT NULL    -- schemas.findings.finding_key: hand|code|index|seat
 );
 -- A store made before `lines` existed gains the column (NULL on its old rows).
 ALTER TABLE audit_findings ADD COLUMN IF NOT EXISTS lines INTEGER[];
+-- A store made before `finding_key` existed gains the column; schemas.upgrade fills it.
+ALTER TABLE audit_findings ADD COLUMN IF NOT EXISTS finding_key VARCHAR;
 
 -- One row per rule that could not be checked on a hand (cards recorded as ??).
 CREATE TABLE IF NOT EXISTS audit_unverifiable (
@@ -44,7 +47,8 @@ CREATE TABLE IF NOT EXISTS audit_unverifiable (
 -- Public: one row per finding.
 CREATE OR REPLACE VIEW findings AS
 SELECT code, severity, hand_id, table_id, line, action_index, seat, message, evidence, source,
-       name, profile, coalesce(lines, CASE WHEN line IS NULL THEN [] ELSE [line] END) AS lines
+       name, profile, coalesce(lines, CASE WHEN line IS NULL THEN [] ELSE [line] END) AS lines,
+       finding_key
 FROM audit_findings;
 
 -- Public: one row per unverifiable check.

@@ -58,8 +58,11 @@ CREATE TABLE IF NOT EXISTS integrity_alerts (
     first_time       TIMESTAMPTZ,
     last_time        TIMESTAMPTZ,
     evidence         JSON NOT NULL,
+    finding_key      VARCHAR NOT NULL,   -- reviews' key: schemas.findings.finding_key(alert_key, code)
     PRIMARY KEY (integrity_run_id, alert_key)
 );
+-- A store made before `finding_key` existed gains the column; schemas.upgrade fills it.
+ALTER TABLE integrity_alerts ADD COLUMN IF NOT EXISTS finding_key VARCHAR;
 
 CREATE TABLE IF NOT EXISTS integrity_tests (
     integrity_run_id BIGINT NOT NULL,

@@ -28,12 +28,9 @@ CREATE OR REPLACE VIEW mart_hand_text AS
 SELECT hand_id, source_file, first_line, form, raw_text FROM raw_hands;
 
 -- One row per finding with its hand's day and dealer, the named seat's player, and the
--- stable key reviews are filed under (dashboards.reviews.finding_key builds the same).
+-- stable key reviews are filed under (stored by the audit: schemas.findings.finding_key).
 CREATE OR REPLACE VIEW mart_findings AS
-SELECT f.hand_id || '|' || f.code || '|'
-           || coalesce(CAST(f.action_index AS VARCHAR), '-') || '|'
-           || coalesce(CAST(f.seat AS VARCHAR), '-') AS finding_key,
-       f.code, left(f.code, 1) AS family, f.name, f.severity,
+SELECT f.finding_key, f.code, left(f.code, 1) AS family, f.name, f.severity,
        CASE f.severity WHEN 'critical' THEN 2 WHEN 'major' THEN 1 ELSE 0 END AS severity_rank,
        f.hand_id, f.table_id, h.dealer_id, h.local_time AS time, h.time_text, h.day, f.line,
        f.action_index, f.seat,

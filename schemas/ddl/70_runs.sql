@@ -58,7 +58,7 @@ CREATE TABLE IF NOT EXISTS ops_run_hands (
 );
 
 CREATE TABLE IF NOT EXISTS ops_run_findings (
-    finding_key VARCHAR PRIMARY KEY,       -- sha256 of the finding's identifying fields
+    finding_key VARCHAR PRIMARY KEY,       -- findings.finding_key (schemas.findings.finding_key)
     run_id BIGINT NOT NULL
 );
 
