@@ -53,8 +53,9 @@ BATCH_HANDS = 2000
 #: table once, whatever the number of hands it asks for, so few large reads cost far less
 #: than one per batch; memory holds a read and the batches in flight.
 READ_HANDS = 20000
-#: Hands per write transaction: each commit costs about 0.1 s (WAL sync), whatever its size.
-WRITE_HANDS = 10000
+#: Hands per write transaction: each commit costs about 0.1 s (WAL sync) and more on a busy
+#: disk, whatever its size; the results of 50,000 hands are a few megabytes.
+WRITE_HANDS = 50000
 
 
 @dataclass(frozen=True, slots=True)

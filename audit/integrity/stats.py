@@ -115,12 +115,34 @@ def iid_sum_upper(x: int, parts: Sequence[tuple[npt.NDArray[np.float64], int]],
     When the Chernoff bound is above ``exact_below`` the bound is returned instead: never
     smaller than the exact value, and far from any alert (None: always exact).
     """
-    if x <= 0:
-        return 1.0
+    counts = np.array([[n for _, n in parts]], dtype=np.int64)
+    return float(iid_sum_upper_many(np.array([x]), counts, [pmf for pmf, _ in parts],
+                                    exact_below)[0])
+
+
+def iid_sum_upper_many(xs: npt.NDArray[np.int64], counts: npt.NDArray[np.int64],
+                       pmfs: Sequence[npt.NDArray[np.float64]],
+                       exact_below: float | None = 1e-2) -> npt.NDArray[np.float64]:
+    """:func:`iid_sum_upper` of many sums of the same laws: sum ``i`` is ``counts[i, j]``
+    copies of law ``pmfs[j]``, its p-value P(S_i >= xs[i]).
+
+    The Chernoff bounds of every sum are found together (one bisection over all of them,
+    each step the very arithmetic of one sum's); the exact tail only for the sums whose
+    bound is below ``exact_below``.
+    """
+    xs = np.asarray(xs, dtype=np.int64)
+    out = np.ones(len(xs), dtype=np.float64)
     if exact_below is not None:
-        bound = _chernoff_iid(x, parts)
-        if bound >= exact_below:
-            return bound
+        out = _chernoff_iid_many(xs, counts, pmfs)
+    for i in np.flatnonzero((xs > 0) & ((out < exact_below) if exact_below is not None
+                                        else True)).tolist():
+        out[i] = _exact_iid(int(xs[i]), [(pmf, int(n)) for pmf, n in zip(
+            pmfs, counts[i].tolist(), strict=True)])
+    return out
+
+
+def _exact_iid(x: int, parts: Sequence[tuple[npt.NDArray[np.float64], int]]) -> float:
+    """P(S >= x) by FFT powers of the laws' spectra (``x`` > 0)."""
     size = sum((len(pmf) - 1) * n for pmf, n in parts) + 1
     if x >= size:
         return 0.0
@@ -133,30 +155,44 @@ def iid_sum_upper(x: int, parts: Sequence[tuple[npt.NDArray[np.float64], int]],
     return float(min(1.0, max(0.0, law[x:].sum())))
 
 
-def _chernoff_iid(x: int, parts: Sequence[tuple[npt.NDArray[np.float64], int]]) -> float:
-    """min over t >= 0 of exp(-t x) E exp(t S), by bisection on the derivative's sign."""
-    mean = sum(n * float(np.dot(np.arange(len(pmf)), pmf)) for pmf, n in parts)
-    if x <= mean:
-        return 1.0
+def _log_mgf(t: float, parts: Sequence[tuple[npt.NDArray[np.float64], int]]) -> float:
+    """log E exp(t S) of one sum."""
+    value = 0.0
+    for pmf, n in parts:
+        k = np.arange(len(pmf))
+        w = pmf * np.exp(t * k - t * (len(pmf) - 1))  # scaled against overflow
+        value += n * (float(np.log(w.sum())) + t * (len(pmf) - 1))
+    return value
 
-    def log_mgf(t: float) -> tuple[float, float]:
-        value = slope = 0.0
-        for pmf, n in parts:
-            k = np.arange(len(pmf))
-            w = pmf * np.exp(t * k - t * (len(pmf) - 1))  # scaled against overflow
-            value += n * (float(np.log(w.sum())) + t * (len(pmf) - 1))
-            slope += n * float((k * w).sum() / w.sum())
-        return value, slope
 
-    low, high = 0.0, 50.0
+def _chernoff_iid_many(xs: npt.NDArray[np.int64], counts: npt.NDArray[np.int64],
+                       pmfs: Sequence[npt.NDArray[np.float64]]) -> npt.NDArray[np.float64]:
+    """Per sum, min over t >= 0 of exp(-t x) E exp(t S) (1 for x <= 0 or x at most the
+    mean), by bisection on the sign of the derivative of log E exp(t S) - t x."""
+    out = np.ones(len(xs), dtype=np.float64)
+    mean = np.zeros(len(xs), dtype=np.float64)
+    for j, pmf in enumerate(pmfs):
+        mean = mean + counts[:, j] * float(np.dot(np.arange(len(pmf)), pmf))
+    live = np.flatnonzero((xs > 0) & (xs > mean))
+    if not len(live):
+        return out
+    x, n = xs[live], counts[live]
+    low, high = np.zeros(len(live)), np.full(len(live), 50.0)
     for _ in range(50):
         mid = (low + high) / 2
-        if log_mgf(mid)[1] > x:
-            high = mid
-        else:
-            low = mid
-    t = (low + high) / 2
-    return float(min(1.0, np.exp(log_mgf(t)[0] - t * x)))
+        slope = np.zeros(len(live), dtype=np.float64)
+        for j, pmf in enumerate(pmfs):
+            k = np.arange(len(pmf))
+            w = pmf * np.exp(mid[:, None] * k - (mid * (len(pmf) - 1))[:, None])
+            slope = slope + n[:, j] * ((k * w).sum(axis=1) / w.sum(axis=1))
+        above = slope > x
+        high = np.where(above, mid, high)
+        low = np.where(above, low, mid)
+    for i, cell in enumerate(live.tolist()):
+        t = float((low[i] + high[i]) / 2)
+        parts = [(pmf, int(c)) for pmf, c in zip(pmfs, n[i].tolist(), strict=True)]
+        out[cell] = float(min(1.0, np.exp(_log_mgf(t, parts) - t * int(x[i]))))
+    return out
 
 
 @dataclass(frozen=True)

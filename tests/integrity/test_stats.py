@@ -35,6 +35,23 @@ def test_iid_sum_against_direct_convolution() -> None:
         assert stats.iid_sum_upper(x, [(a, 7), (b, 4)]) >= exact - 1e-12
 
 
+def test_iid_sums_together_equal_one_at_a_time() -> None:
+    # f109 bounds every subject at once: the same numbers, to the last bit, as one by one,
+    # on both sides of the exact-tail threshold and at the edges (x = 0, x past the mean).
+    a = np.array([0.55, 0.3, 0.1, 0.05])
+    b = np.array([0.6, 0.25, 0.1, 0.05])
+    rng = np.random.default_rng(7)
+    counts = rng.integers(0, 400, size=(300, 2))
+    mean = counts @ np.array([np.dot(np.arange(4), a), np.dot(np.arange(4), b)])
+    xs = (mean * rng.uniform(0.6, 1.7, len(mean))).astype(np.int64)
+    xs[:3] = (0, -1, 10_000)
+    together = stats.iid_sum_upper_many(xs, counts, [a, b])
+    alone = [stats.iid_sum_upper(int(x), [(a, int(m)), (b, int(n))])
+             for x, (m, n) in zip(xs, counts, strict=True)]
+    assert together.tolist() == alone
+    assert (together < 1e-2).any() and (together == 1.0).any()
+
+
 def test_one_stratum_is_fishers_exact_test() -> None:
     # exposed: 12 of 20 succeed; not exposed: 20 of 80
     table = stats.Stratum(total=100, total_hits=32, exposed=20, hits=12)
