@@ -81,6 +81,8 @@ class IngestSummary:
     unstorable), which :attr:`conservation` checks. ``file_problems`` counts items
     about whole files; ``quarantine_added`` the quarantine rows new to the store.
     ``problems`` keeps the first PROBLEMS_KEPT problems, ``problems_total`` counts all.
+    ``stored_ids`` lists the ids of the hands stored, unless ``keep_ids`` is false (a
+    caller that does not need them, the nightly job, spares the memory).
     """
 
     files: int = 0
@@ -92,6 +94,7 @@ class IngestSummary:
     file_problems: int = 0
     quarantine_added: int = 0
     stored_ids: list[str] = field(default_factory=list)
+    keep_ids: bool = True
     problems: list[QuarantineItem] = field(default_factory=list)
     problems_total: int = 0
 
@@ -233,7 +236,8 @@ def _flush(con: duckdb.DuckDBPyConnection, pending: _Pending, summary: IngestSum
                                   dtype=np.int64))
         added = _write(con, pending, rows, problems, conflicts, others, unstorable)
     summary.stored += len(rows)
-    summary.stored_ids += rows.raw.column("hand_id").to_pylist()
+    if summary.keep_ids:
+        summary.stored_ids += rows.raw.column("hand_id").to_pylist()
     summary.duplicates += len(duplicates)
     summary.conflicts += len(conflicts)
     summary.quarantined += len(unstorable)
