@@ -244,6 +244,9 @@ def fetch_staging(con: duckdb.DuckDBPyConnection, groups: Sequence[Sequence[str]
 def _split(rows: pa.Table, starts: IntArray, within: str | None) -> list[pa.Table]:
     """``rows`` by hand (ordinal) then ``within``, cut at the groups' first ordinals,
     each part's ordinals counted from 0."""
+    # One chunk first: a take from a chunked table joins its chunks again on every call,
+    # which made each group's take cost the whole read.
+    rows = rows.combine_chunks()
     ordinal = _ints(rows.column("ordinal"), 0)
     order = (np.arange(len(ordinal)) if within is None
              else np.lexsort((_ints(rows.column(within), 0), ordinal)))
