@@ -136,8 +136,6 @@ class Profile:
         return dataclasses.replace(self, select=new_select, ignore=new_ignore)
 
 
-_PROGRESSIVE_JACKS = (Openers.JJ, Openers.QQ, Openers.KK, Openers.AA, Openers.KK, Openers.QQ)
-
 #: The built-in profiles of rules.md.
 BUILTIN: Mapping[str, Profile] = {
     "robert": Profile(name="robert"),

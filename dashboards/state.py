@@ -19,15 +19,15 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboards import analytics, browser, queries
+from dashboards import analytics, browser, hand_queries, queries
 from dashboards.connection import Snapshot, StoreUnavailable, signature, take_snapshot
 from dashboards.reviews import reviews_path_for
 from dashboards.text import md
 from schemas.office import Office, load_office
 
 DEFAULT_STORE = "openers.duckdb"
-# analytics and browser register their queries in queries.QUERIES on import.
-_REGISTERED = (analytics, browser)
+# analytics, browser and hand_queries register their queries in queries.QUERIES on import.
+_REGISTERED = (analytics, browser, hand_queries)
 
 
 def store_path() -> Path:

@@ -6,7 +6,7 @@ bettor, sits behind...) and each decision has a yes/no outcome (bet, fold, pass.
 Under fair play the outcome does not depend on who the other player is, so within a
 stratum of comparable decisions (facing a bet or not, heads-up or not...) the number of
 exposed decisions with the outcome is hypergeometric given the stratum's margins: the
-stratified exact test of :func:`audit.integrity.stats.stratified_exact` applies, with
+stratified exact test of :func:`audit.integrity.strata.stratified_exact` applies, with
 the Mantel-Haenszel odds ratio as the effect size. For a pair tested both ways (A with
 B, B with A) the strata of both players are pooled.
 """
@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from audit.evaluator import describe_strength
-from audit.integrity import stats
+from audit.integrity import strata
 from audit.integrity.checks._common import Events
 from audit.integrity.checks._pair_counts import DecisionCounts, Tables
 from audit.integrity.features import BatchView, Lookup, pair_key, split_key
@@ -185,8 +185,8 @@ class PairDecisionTest(IntegrityTest):
         exposed = tables.sums(tables.exposed)
         others = tables.sums(tables.total - tables.exposed)
         eligible = (exposed >= MIN_EXPOSED) & (others >= MIN_OTHER)
-        bound = stats.chernoff_many(tables, greater=self.greater)
-        odds, low, high = stats.mantel_haenszel_many(tables)
+        bound = strata.chernoff_many(tables, greater=self.greater)
+        odds, low, high = strata.mantel_haenszel_many(tables)
         used = tables.informative()
         hits, expected = used.sums(used.hits), used.sums(used.exposed * used.total_hits
                                                          / used.total)
@@ -196,16 +196,16 @@ class PairDecisionTest(IntegrityTest):
         for j in np.nonzero(eligible)[0].tolist():
             a, b = pairs[j]
             p = float(bound[j])
-            strata: list[stats.Stratum] = []
+            pair_strata: list[strata.Stratum] = []
             if p < EXACT_BELOW:  # the bound is near enough to decide nothing: be exact
-                strata = tables.strata(j)
-                p = stats.stratified_exact(strata, greater=self.greater).p_value
+                pair_strata = tables.strata(j)
+                p = strata.stratified_exact(pair_strata, greater=self.greater).p_value
             adjusted = {lookup.player(x): lookup.player(links[x]) for x in (a, b)
                         if x in links and links[x] not in (a, b)}
             yield self._judge(a, b, lookup, Figures(
                 p, int(hits[j]), float(expected[j]), int(n_used[j]), float(odds[j]),
                 float(low[j]), float(high[j]), int(other_n[j]), int(other_y[j])),
-                strata, adjusted)
+                pair_strata, adjusted)
 
     def _pair_key(self, actor: I64, partner: I64) -> I64:
         """The cell key of each direction: the pair in code order for a pair either way round."""
@@ -214,7 +214,7 @@ class PairDecisionTest(IntegrityTest):
         return pair_key(actor, partner)
 
     def _pair_tables(self, directed: Tables, links: dict[int, int]
-                     ) -> tuple[list[tuple[int, int]], stats.StrataSet]:
+                     ) -> tuple[list[tuple[int, int]], strata.StrataSet]:
         """Every pair's tables: both directions for a pair either way round; a direction
         whose actor has a strong link elsewhere split by that link's exposure (those tables
         come after the others, in (actor, partner, stratum) order)."""
@@ -232,9 +232,10 @@ class PairDecisionTest(IntegrityTest):
                           s.total_hits, s.exposed, s.hits))
         owners, total, total_hits, exposed, hits = (np.concatenate(c).astype(np.int64)
                                                     for c in zip(*parts, strict=True))
-        return pairs, stats.StrataSet(owners, total, total_hits, exposed, hits, len(pairs))
+        return pairs, strata.StrataSet(owners, total, total_hits, exposed, hits, len(pairs))
 
-    def _judge(self, a: int, b: int, lookup: Lookup, f: Figures, strata: list[stats.Stratum],
+    def _judge(self, a: int, b: int, lookup: Lookup, f: Figures,
+               pair_strata: list[strata.Stratum],
                links: dict[str, str]) -> Cell:
         exposed_rate = f.hits / f.exposed if f.exposed else 0.0
         other_rate = f.other_hits / f.other if f.other else 0.0
@@ -254,7 +255,7 @@ class PairDecisionTest(IntegrityTest):
                      f"{100 * other_rate:.0f}% of {f.other} otherwise; {f.expected:.1f} "
                      f"expected, odds ratio {f.odds:.2f} (95% CI {f.low:.2f}-{f.high:.2f})"),
             evidence=partial(self._evidence, a, b, lookup),
-            details={"strata": [vars(t) for t in strata], "exposed_rate": exposed_rate,
+            details={"strata": [vars(t) for t in pair_strata], "exposed_rate": exposed_rate,
                      "other_rate": other_rate, "other_decisions": f.other,
                      "adjusted_for_stronger_link": links},
         )
@@ -300,13 +301,13 @@ class Figures:
 def _strongest_links(t: Tables, greater: bool) -> dict[int, int]:
     """Each actor's partner with the smallest directed p-value, where it is below LINK_P."""
     keys, owner = np.unique(pair_key(t.actor, t.partner), return_inverse=True)
-    tables = stats.StrataSet(owner, t.total, t.total_hits, t.exposed, t.hits, len(keys))
+    tables = strata.StrataSet(owner, t.total, t.total_hits, t.exposed, t.hits, len(keys))
     exposed = tables.sums(tables.exposed)
-    bound = stats.chernoff_many(tables, greater=greater)
+    bound = strata.chernoff_many(tables, greater=greater)
     best: dict[int, tuple[float, int]] = {}
     actors, partners = split_key(keys)
     for j in np.nonzero((bound < LINK_P * 100) & (exposed >= MIN_EXPOSED))[0].tolist():
-        p = stats.stratified_exact(tables.strata(j), greater=greater).p_value
+        p = strata.stratified_exact(tables.strata(j), greater=greater).p_value
         a = int(actors[j])
         if p < LINK_P and p < best.get(a, (1.0, -1))[0]:
             best[a] = (p, int(partners[j]))

@@ -107,23 +107,19 @@ class CardsReturnToSeat(IntegrityTest):
                                    back_mask[telling].astype(np.int64))
 
     def cells(self, lookup: Lookup) -> Iterable[Cell]:
-        laws = {52: returns_law(52), 53: returns_law(53)}
+        laws = [returns_law(52), returns_law(53)]
         for level in self.levels:
             keys, sums = self.sums[level].totals()
-            # Every subject's p-value at once (one bisection for all their bounds).
-            counts = sums[:, :2].astype(np.int64)
-            tested = counts.sum(axis=1) >= MIN_SAMPLE
-            p_values = np.ones(len(keys))
-            p_values[tested] = stats.iid_sum_upper_many(
-                (sums[tested, 2] + sums[tested, 3]).astype(np.int64), counts[tested],
-                [laws[52], laws[53]])
-            for key, (n52, n53, back52, back53), p in zip(
-                    keys.tolist(), sums, p_values.tolist(), strict=True):
-                n = int(n52 + n53)
-                if n < MIN_SAMPLE:
-                    continue
-                back = int(back52 + back53)
-                expected = n52 * 25 / 52 + n53 * 25 / 53
+            n52, n53, back52, back53 = (sums[:, c] for c in range(4))
+            judged = n52 + n53 >= MIN_SAMPLE
+            backs = (back52 + back53)[judged].astype(np.int64)
+            counts = np.stack([n52[judged], n53[judged]], axis=1).astype(np.int64)
+            ps = stats.iid_sum_upper_many(backs, laws, counts)
+            for key, (deals52, deals53), back, p in zip(
+                    keys[judged].tolist(), counts.tolist(), backs.tolist(), ps.tolist(),
+                    strict=True):
+                n = deals52 + deals53
+                expected = deals52 * 25 / 52 + deals53 * 25 / 53
                 low, high = stats.poisson_interval(back)
                 subject = subject_of(level, key, lookup)
                 yield Cell(
