@@ -306,10 +306,6 @@ def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     return bool(rows[0][0])
 
 
-def _count(con: duckdb.DuckDBPyConnection, table: str) -> int:
-    return int(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
-
-
 def load_items(
     con: duckdb.DuckDBPyConnection,
     readers: Iterable[HandReader],
