@@ -26,7 +26,7 @@ DEFAULT_WAIT = 300.0
 #: it evicts what it read and spills what a query needs beyond the limit to its temporary
 #: folder (``<store>.tmp``). The store has no index that must stay in memory (the hand ids
 #: are unique by ingest's own check), so nothing stops it from spilling.
-JOB_MEMORY_LIMIT = "1GB"
+JOB_MEMORY_LIMIT = "512MB"
 _FIRST_PAUSE = 0.05
 _LONGEST_PAUSE = 2.0
 
