@@ -1,7 +1,7 @@
 """``openers check`` on a realistic generated room: hands per second, and each stage's share.
 
     .venv/bin/python benchmarks/bench_check.py [--hands 100000] [--tables 40]
-        [--violations 0.05] [--unrecorded 0.05] [--workers 2] [--room DIR]
+        [--violations 0.05] [--unrecorded 0.05] [--workers 2] [--room DIR] [--rules]
 
 A room of ``--hands`` hands (``--tables`` tables, every code planted in ``--violations``
 of the deals, ``--unrecorded`` of the clean hands writing ``??`` for cards) is generated
@@ -9,9 +9,12 @@ once into ``--room`` (a temporary folder by default; an existing room is reused)
 
 - the whole check in process (``audit.batch.check_paths`` on ``--workers`` forked workers,
   after one call on a single file that loads the compiled code), best of three;
-- its stages on one worker, over the same files: the scanner, the reference parser for
-  the hands the scanner does not read, the compiled replay, the hand rules (with the
-  share of hands a rule had to look at one by one), the deal tables and the J pass.
+- its stages on one worker, over the same files cut into the same batches as the check
+  (units of about ``audit.batch.TASK_BYTES`` together, the cyclic collector paused as in
+  a worker): the scanner, the reference parser for the hands the scanner does not read,
+  the compiled replay, the fact columns a rule reads (``Batch``), the hand rules, the
+  deal tables of each batch, and the J pass once over every deal (as the main process);
+- with ``--rules``, each hand rule's own cost over the same batches, largest first.
 
 Figures on a shared machine are noisy: the command line above reproduces them.
 """
@@ -25,19 +28,21 @@ from pathlib import Path
 
 import numpy as np
 
-from audit.batch import check_paths
+from audit.batch import _tasks, check_paths  # the check's own batches
 from audit.engine import run_rules, run_sequence_rules
 from audit.facts.arrays import join, take
 from audit.facts.context import Batch
-from audit.facts.deals import deals_of, pair
-from audit.facts.labels import RecordLabels, StackedLabels, TextLabels
+from audit.facts.deals import Deals, deals_of, pair, stack
+from audit.facts.labels import Labels, RecordLabels, StackedLabels, TextLabels
 from audit.facts.layout import from_records
 from audit.facts.replay import replay_facts
 from audit.facts.sequence import Run
 from audit.profiles import Profile, load_profile
 from audit.registry import hand_rules, sequence_rules
+from audit.units import Unit, plan_units
+from audit.workers import no_cyclic_gc
 from ingest.reader import QuarantineItem, read_chunk
-from ingest.scan.layout import H_STATUS
+from ingest.scan.layout import H_STATUS, HandArrays
 from ingest.scan.scanner import scan
 from openers.generator import GenerateConfig, generate
 from openers.generator.generate import LOGS_DIR
@@ -75,43 +80,86 @@ class _Stages:
         return now
 
 
-def _stages(files: list[Path], profile: Profile) -> None:
-    stages = _Stages()
-    hands = 0
-    parsed = 0
-    for path in files:
-        data = path.read_bytes()
-        t = time.process_time()
-        scanned = scan(np.frombuffer(data, dtype=np.uint8))
+def _batches(files: list[Path]) -> list[list[Unit]]:
+    """The files' units in the tasks the check hands its workers (``audit.batch``'s own)."""
+    return _tasks(plan_units(files).units)
+
+
+def _bytes(unit: Unit) -> bytes:
+    with open(unit.location, "rb") as f:
+        f.seek(unit.start)
+        return f.read() if unit.end < 0 else f.read(unit.end - unit.start)
+
+
+def _read(units: list[Unit], stages: _Stages, t: float
+          ) -> tuple[HandArrays, Labels, int, float]:
+    """A batch's hands as arrays: the scanner's, the reference parser's where it refuses."""
+    arrays, labels, parsed = [], [], 0
+    for unit in units:
+        data = _bytes(unit)
+        scanned = scan(np.frombuffer(data, dtype=np.uint8), unit.first_line,
+                       skip_bom=unit.start == 0)
         t = stages.add("scanner", t)
         hands_of = scanned.arrays.hands
         read = np.flatnonzero(hands_of[:, H_STATUS] == 0)
         records = []
         for row in np.flatnonzero(hands_of[:, H_STATUS] != 0).tolist():
-            got = read_chunk(str(path), scanned.chunk(np.frombuffer(data, np.uint8), row))
+            got = read_chunk(unit.path, scanned.chunk(np.frombuffer(data, np.uint8), row))
             if not isinstance(got, QuarantineItem):
                 records.append(got.record)
         parsed += len(records)
-        mine = take(scanned.arrays, read)
-        arrays = join([mine, from_records(records)])
-        t = stages.add("reference parser (hands the scanner leaves)", t)
-        facts = replay_facts(arrays, profile)
-        t = stages.add("compiled replay", t)
+        arrays.append(join([take(scanned.arrays, read), from_records(records)]))
         text = TextLabels(data, scanned.arrays, scanned.spans, read.tolist())
-        ctx = Batch(facts, profile, StackedLabels([(len(read), text),
-                                                   (len(records), RecordLabels(records))]))
-        run_rules(ctx, hand_rules(profile))
-        t = stages.add("hand rules", t)
-        deals = deals_of(ctx, np.arange(len(ctx)))
-        previous = pair(deals, ctx.labels.hand_id)
-        run_sequence_rules(Run(deals, previous, profile, ctx.labels), sequence_rules(profile))
-        stages.add("deal tables and J rules", t)
-        hands += len(ctx)
+        labels.append((len(read) + len(records),
+                       StackedLabels([(len(read), text), (len(records), RecordLabels(records))])))
+        t = stages.add("reference parser (hands the scanner leaves)", t)
+    return join(arrays), StackedLabels(labels), parsed, t
+
+
+def _stages(files: list[Path], profile: Profile, per_rule: bool) -> None:
+    stages = _Stages()
+    rule_seconds: dict[str, float] = {}
+    hands = parsed = 0
+    parts: list[Deals] = []
+    labels: list[tuple[int, Labels]] = []
+    with no_cyclic_gc():
+        for number, units in enumerate(_batches(files)):
+            arrays, words, read_by_parser, t = _read(units, stages, time.process_time())
+            parsed += read_by_parser
+            facts = replay_facts(arrays, profile)
+            t = stages.add("compiled replay", t)
+            ctx = Batch(facts, profile, words)
+            t = stages.add("fact columns (Batch)", t)
+            if per_rule:
+                for rule in hand_rules(profile):
+                    start = time.process_time()
+                    run_rules(ctx, [rule])
+                    rule_seconds[rule.code] = (rule_seconds.get(rule.code, 0.0)
+                                               + time.process_time() - start)
+                ctx = Batch(facts, profile, words)  # the whole run below starts afresh
+                t = time.process_time()
+            run_rules(ctx, hand_rules(profile))
+            t = stages.add("hand rules", t)
+            parts.append(deals_of(ctx, np.arange(hands, hands + len(ctx)), number))
+            labels.append((len(ctx), words))
+            stages.add("deal tables (per batch)", t)
+            hands += len(ctx)
+        t = time.process_time()
+        deals = stack(parts)
+        every = StackedLabels(labels)
+        run_sequence_rules(Run(deals, pair(deals, every.hand_id), profile, every),
+                           sequence_rules(profile))
+        stages.add("J pass (once, every deal)", t)
     total = sum(stages.seconds.values())
-    print(f"stages on one worker ({hands} hands, {parsed} read by the reference parser):")
+    print(f"stages on one worker ({hands} hands in {len(parts)} batches, {parsed} read by "
+          "the reference parser):")
     for name, seconds in stages.seconds.items():
         print(f"  {name:<45} {seconds / hands * 1e6:8.1f} us/hand  {seconds / total:6.1%}")
     print(f"  {'total':<45} {total / hands * 1e6:8.1f} us/hand  = {hands / total:,.0f} hands/s")
+    if per_rule:
+        print("hand rules one at a time (us/hand):")
+        for code, seconds in sorted(rule_seconds.items(), key=lambda item: -item[1]):
+            print(f"  {code}  {seconds / hands * 1e6:6.2f}")
 
 
 def main() -> None:
@@ -122,13 +170,14 @@ def main() -> None:
     parser.add_argument("--unrecorded", type=float, default=0.05)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--room", default="")
+    parser.add_argument("--rules", action="store_true", help="each hand rule's own cost")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="openers-bench-check-") as tmp:
         args.room = args.room or tmp
         files = _room(args)
         profile = load_profile("robert")
         _whole(files, profile, args.workers)
-        _stages(files, profile)
+        _stages(files, profile, args.rules)
 
 
 if __name__ == "__main__":

@@ -128,6 +128,8 @@ class Batch:
         #: The rule being checked (the engine sets it).
         self.rule: RuleInfo
         self._verb_rows: dict[int, IntArray] = {}
+        #: What rules derive from the batch and share (the views of candidate hands ...).
+        self.memo: dict[str, Any] = {}
         self._hand_row = row_type(facts.hands)
         self._action_row = row_type(facts.actions)
         self._seat_row = row_type(facts.seats)
@@ -234,11 +236,11 @@ class Batch:
         index = None
         own = None
         if action is not None:
-            a = self.facts.actions[action]
-            index = int(a["index"])
-            own = int(a["line"])
-            if seat is None and a["seat"] != 0:
-                seat = int(a["seat"])
+            a = self.actions
+            index = int(a.index[action])
+            own = int(a.line[action])
+            if seat is None and a.seat[action] != 0:
+                seat = int(a.seat[action])
             if line is None:
                 line = own
         labels = self.labels

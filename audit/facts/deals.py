@@ -27,7 +27,6 @@ import numpy as np
 import numpy.typing as npt
 
 from audit.facts.context import Batch, IntArray
-from audit.facts.tables import Table, new_table
 from ingest.scan.layout import SEC_ANTES, SEC_DRAW
 from schemas.records import Verb
 
@@ -75,22 +74,35 @@ _SEAT_NONE = {"anchor_index": -1, "anchor_line": -1, "ante_index": -1, "ante_lin
               "all_in_declaration_line": -1}
 
 
+#: A deal table: one contiguous column per field of its dtype (:data:`DEAL`,
+#: :data:`DEAL_SEAT`), written and read a column at a time, never a row at a time.
+Frame = dict[str, np.ndarray]
+
+
+def new_frame(dtype: np.dtype, rows: int, none: dict[str, int] | None = None) -> Frame:
+    """``rows`` fresh rows of a deal table: zeros, and the columns of ``none`` filled."""
+    frame = {}
+    for name in dtype.names or ():
+        value = (none or {}).get(name, 0)
+        frame[name] = np.full(rows, value, dtype=dtype.fields[name][0])  # type: ignore[index]
+    return frame
+
+
 @dataclass(slots=True)
 class Deals:
     """The deal tables of one or more batches (see the module docstring)."""
 
-    deals: Table
-    seats: Table
+    deals: Frame
+    seats: Frame
 
     def __len__(self) -> int:
-        return int(self.deals.shape[0])
+        return len(self.deals["place"])
 
 
 def _first(keys: IntArray, values: IntArray, size: int) -> IntArray:
     """Per key (0..size-1) the value of its first row (rows in log order); -1 if none."""
     out = np.full(size, -1, dtype=np.int64)
-    found, first = np.unique(keys, return_index=True)
-    out[found] = values[first]
+    out[keys[::-1]] = values[::-1]  # numpy writes in order: the first row of a key stays
     return out
 
 
@@ -104,34 +116,32 @@ def deals_of(ctx: Batch, places: IntArray, batch: int = 0) -> Deals:
     """The deal tables of every hand of ``ctx`` (``places``: each hand's input key)."""
     h, a, s = ctx.hands, ctx.actions, ctx.seats
     n = len(ctx)
-    deals = np.zeros(n, dtype=DEAL)
-    for name, value in _NONE.items():
-        deals[name] = value
+    deals = new_frame(DEAL, n, _NONE)
     for name in ("table", "time", "hand_hash", "replayed", "seat_start", "seat_count",
                  "jackpot", "button", "ante", "carried", "carried_out", "game", "openers",
                  "first_line", "original_opener"):
-        deals[name] = getattr(h, name if name != "hand_hash" else "hand_hash")
-    deals["place"], deals["batch"], deals["hand"] = places, batch, np.arange(n)
+        deals[name][:] = getattr(h, name if name != "hand_hash" else "hand_hash")
+    deals["place"][:], deals["batch"][:], deals["hand"][:] = places, batch, np.arange(n)
     misdealt = h.misdeal_index >= 0
     carried_out = h.carried_out >= 0
-    deals["misdealt"] = misdealt
-    deals["passed_out"] = carried_out & ~misdealt
-    deals["carried_forward"] = np.where(carried_out, h.carried_out,
+    deals["misdealt"][:] = misdealt
+    deals["passed_out"][:] = carried_out & ~misdealt
+    deals["carried_forward"][:] = np.where(carried_out, h.carried_out,
                                         np.where(misdealt, h.carried, 0))
     dead = np.where(s.dead, np.maximum(s.total - s.ante, 0), 0)
     dead_money = np.bincount(s.hand, weights=dead, minlength=n).astype(np.int64)
-    deals["forfeited"] = np.where(carried_out & ~misdealt, h.penalties + dead_money, 0)
+    deals["forfeited"][:] = np.where(carried_out & ~misdealt, h.penalties + dead_money, 0)
     antes = ctx.rows(Verb.ANTES)
     antes = antes[a.amount[antes] > 0]
-    deals["seat_mask"] = np.bincount(s.hand, weights=np.left_shift(1, s.seat.astype(np.int64)),
+    deals["seat_mask"][:] = np.bincount(s.hand, weights=np.left_shift(1, s.seat.astype(np.int64)),
                                      minlength=n).astype(np.int64)
-    deals["antes_total"] = np.bincount(a.hand[antes], weights=a.amount[antes], minlength=n)
+    deals["antes_total"][:] = np.bincount(a.hand[antes], weights=a.amount[antes], minlength=n)
     rank = np.arange(len(antes)) - _first(a.hand[antes], np.arange(len(antes)), n)[a.hand[antes]]
     packed = np.where(rank < 16, np.left_shift(a.seat[antes].astype(np.int64), 4 * rank), 0)
     seats_packed = np.zeros(n, dtype=np.int64)  # integers: too wide for bincount's floats
     np.add.at(seats_packed, a.hand[antes], packed)
-    deals["antes_seats"] = seats_packed
-    deals["antes_count"] = np.bincount(a.hand[antes], minlength=n)
+    deals["antes_seats"][:] = seats_packed
+    deals["antes_count"][:] = np.bincount(a.hand[antes], minlength=n)
     first = _first(a.hand[antes], antes, n)
     has = first >= 0
     deals["first_ante_index"][has] = a.index[first[has]]
@@ -155,15 +165,13 @@ def deals_of(ctx: Batch, places: IntArray, batch: int = 0) -> Deals:
     return Deals(deals, _seats_of(ctx))
 
 
-def _seats_of(ctx: Batch) -> Table:
+def _seats_of(ctx: Batch) -> Frame:
     a, s = ctx.actions, ctx.seats
-    seats = np.zeros(len(s), dtype=DEAL_SEAT)
-    for name, value in _SEAT_NONE.items():
-        seats[name] = value
-    seats["deal"], seats["seat"], seats["player"] = s.hand, s.seat, s.player
-    seats["stack"] = s.start_stack
+    seats = new_frame(DEAL_SEAT, len(s), _SEAT_NONE)
+    seats["deal"][:], seats["seat"][:], seats["player"][:] = s.hand, s.seat, s.player
+    seats["stack"][:] = s.start_stack
     for name in ("dealt_in", "ante", "penalties", "false_opener", "dead", "total"):
-        seats[name] = getattr(s, name)
+        seats[name][:] = getattr(s, name)
     size = len(ctx) * 16
     key_of_seat = s.hand.astype(np.int64) * 16 + s.seat
 
@@ -176,7 +184,15 @@ def _seats_of(ctx: Batch) -> Table:
         if line is not None:
             seats[line][has] = a.line[chosen[has]]
 
-    put(ctx.rows(Verb.ANTES, Verb.DEALT), _first, "anchor_index", "anchor_line")
+    # the first ANTES or DEALT line: the earlier of each verb's first (no sort of both)
+    first_ante, first_dealt = (_first(a.hand[rows].astype(np.int64) * 16 + a.seat[rows], rows,
+                                      size)[key_of_seat]
+                               for rows in (ctx.rows(Verb.ANTES), ctx.rows(Verb.DEALT)))
+    anchor = np.where((first_ante >= 0) & ((first_dealt < 0) | (first_ante < first_dealt)),
+                      first_ante, first_dealt)
+    has = anchor >= 0
+    seats["anchor_index"][has] = a.index[anchor[has]]
+    seats["anchor_line"][has] = a.line[anchor[has]]
     put(ctx.rows(Verb.ANTES), _last, "ante_index", "ante_line")
     declaring = ctx.rows(Verb.OPENS, Verb.DECLARES_OPENERS)
     declaring = declaring[a.says_all_in[declaring] | a.all_in[declaring]]
@@ -189,13 +205,13 @@ def _seats_of(ctx: Batch) -> Table:
 def stack(parts: Sequence[Deals]) -> Deals:
     """The deal tables of several batches as one (seat rows renumbered)."""
     if not parts:
-        return Deals(new_table(DEAL, 0), new_table(DEAL_SEAT, 0))
-    deals = np.concatenate([p.deals for p in parts])
-    seats = np.concatenate([p.seats for p in parts])
+        return Deals(new_frame(DEAL, 0, _NONE), new_frame(DEAL_SEAT, 0, _SEAT_NONE))
+    deals = {name: np.concatenate([p.deals[name] for p in parts]) for name in parts[0].deals}
+    seats = {name: np.concatenate([p.seats[name] for p in parts]) for name in parts[0].seats}
     counts = np.array([len(p) for p in parts])
-    offsets = np.repeat(np.cumsum(counts) - counts, [len(p.seats) for p in parts])
+    offsets = np.repeat(np.cumsum(counts) - counts, [len(p.seats["deal"]) for p in parts])
     seats["deal"] += offsets
-    seat_counts = np.array([len(p.seats) for p in parts])
+    seat_counts = np.array([len(p.seats["deal"]) for p in parts])
     deals["seat_start"] += np.repeat(np.cumsum(seat_counts) - seat_counts, counts)
     return Deals(deals, seats)
 
@@ -208,7 +224,7 @@ def pair(deals: Deals, hand_id: Callable[[int], str]) -> npt.NDArray[np.int64]:
     copy in the input.
     """
     d = deals.deals
-    n = len(d)
+    n = len(deals)
     previous = np.full(n, -1, dtype=np.int64)
     if not n:
         return previous

@@ -13,6 +13,7 @@ The store's labels come from its staging tables (:mod:`audit.store`).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -124,11 +125,11 @@ class StackedLabels:
     def __init__(self, parts: Sequence[tuple[int, Labels]]) -> None:
         """``parts``: (number of hands, labels) of each batch, in stacking order."""
         self.labels = [labels for _, labels in parts]
-        self.starts = np.cumsum([0, *(n for n, _ in parts)])
+        self.starts = np.cumsum([0, *(n for n, _ in parts)]).tolist()
 
     def _at(self, hand: int) -> tuple[Labels, int]:
-        k = int(np.searchsorted(self.starts, hand, side="right")) - 1
-        return self.labels[k], hand - int(self.starts[k])
+        k = bisect_right(self.starts, hand) - 1
+        return self.labels[k], hand - self.starts[k]
 
     def hand_id(self, hand: int) -> str:
         labels, h = self._at(hand)

@@ -8,13 +8,14 @@ so a rule reads the earlier deal's columns by indexing them with ``ctx.previous`
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 import numpy as np
 
-from audit.facts.context import Columns, IntArray, Result, RuleInfo, about, row_type
-from audit.facts.deals import Deals
+from audit.facts.context import IntArray, Result, RuleInfo, about
+from audit.facts.deals import Deals, Frame
 from audit.house import Profile
 from schemas.findings import Finding, Unverifiable
 
@@ -32,22 +33,44 @@ class DealLabels(Protocol):
         """The player at seat number ``seat`` of the deal."""
 
 
+class FrameColumns:
+    """A deal table's columns by attribute (``ctx.deals.jackpot``), as they are."""
+
+    def __init__(self, frame: Frame) -> None:
+        self.__dict__.update(frame)
+        self._names = tuple(frame)
+        self._row: Any = namedtuple("Row", self._names)  # type: ignore[misc]
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        raise AttributeError(name)  # every column is set in __init__
+
+    def __len__(self) -> int:
+        return len(self.__dict__[self._names[0]]) if self._names else 0
+
+    def row(self, row: int) -> Any:
+        """Row ``row`` with plain Python values, fields by name."""
+        return self._row._make(self.__dict__[name][row].item() for name in self._names)
+
+    def rows(self, first: int, stop: int) -> list[Any]:
+        """Rows ``first``..``stop`` with plain Python values."""
+        columns = [self.__dict__[name][first:stop].tolist() for name in self._names]
+        return [self._row._make(values) for values in zip(*columns, strict=True)]
+
+
 class Run:
     """The deals of a run as the J rules see them (see the module docstring)."""
 
     def __init__(self, deals: Deals, previous: IntArray, profile: Profile,
                  labels: DealLabels) -> None:
         self.tables = deals
-        self.deals = Columns(deals.deals)
-        self.seats = Columns(deals.seats)
+        self.deals = FrameColumns(deals.deals)
+        self.seats = FrameColumns(deals.seats)
         #: The row of the deal before each deal at its table; -1 on a table's first
         #: deal, -2 for a later copy of a hand given twice (not in the sequence).
         self.previous = previous
         self.profile = profile
         self.labels = labels
         self.rule: RuleInfo
-        self._deal_row = row_type(deals.deals)
-        self._seat_row = row_type(deals.seats)
 
     def __len__(self) -> int:
         return len(self.tables)
@@ -59,13 +82,12 @@ class Run:
 
     def deal(self, row: int) -> Any:
         """Deal row ``row`` with plain Python values (``.jackpot``, ``.button`` ...)."""
-        return self._deal_row._make(self.tables.deals[row].item())
+        return self.deals.row(row)
 
     def seats_of(self, row: int) -> list[Any]:
         """The seats of deal ``row``, in header order, with plain Python values."""
-        d = self.tables.deals[row]
-        first, count = int(d["seat_start"]), int(d["seat_count"])
-        return [self._seat_row._make(r.item()) for r in self.tables.seats[first:first + count]]
+        first, count = int(self.deals.seat_start[row]), int(self.deals.seat_count[row])
+        return self.seats.rows(first, first + count)
 
     def finding(self, deal: int, message: str, *, line: int | None = None,
                 index: int | None = None, seat: int | None = None,

@@ -11,6 +11,7 @@ as :class:`SeatView` objects (their final state and card lists), in clockwise or
 from __future__ import annotations
 
 from functools import cached_property
+from operator import add
 from typing import NamedTuple
 
 import numpy as np
@@ -23,6 +24,37 @@ from schemas.records import CARD_CODES, SECTION_POSITION, Actor, Section, Verb
 _ACTORS = {code: actor for actor, code in ACTOR_CODE.items()}
 _POSITION = SECTION_POSITION
 _DRAW = _POSITION[Section.DRAW]
+# Codes to words by list position: a candidate hand's lines are built by the thousand.
+_SECTIONS = list(SECTION_ORDER)
+_ACTOR_OF = [_ACTORS.get(code) for code in range(max(_ACTORS) + 1)]
+_VERBS = list(VERBS)
+_LINE_COLUMNS = (
+    "index", "line", "section", "actor", "verb", "seat", "amount", "to_amount", "says_all_in",
+    "side_pot", "cards_start", "cards_count", "drawn_start", "drawn_count", "in_hand",
+    "pot_open", "opener", "street", "chips", "current_bet", "bet_after", "stake", "round_start",
+    "received_start", "received_count")
+_SEAT_COLUMNS = (
+    "seat", "start_stack", "dealt_in", "folded", "dead", "all_in", "mucked", "split_openers",
+    "ante", "total", "penalties", "collected", "at_draw", "shown_index",
+    "had_openers", "proof", "kept_openers")
+#: A seat's card lists, as :class:`SeatView` holds them (in this order).
+_SEAT_CARDS = ("dealt", "discards", "drawn", "fifth", "dealt_hand", "final")
+_KNOWN = {int(k): k for k in Known}
+
+
+def _names(cards: np.ndarray, low: int, high: int) -> list[str]:
+    """The names of cards ``low``..``high`` of a card array."""
+    return list(map(CARD_CODES.__getitem__, cards[low:high].tolist())) if high > low else []
+
+
+def hand_view(ctx: Batch, hand: int) -> HandView:
+    """Hand row ``hand`` of ``ctx`` read line by line, built once per batch: every rule that
+    looks at the hand shares its lines and seats (and what they derive, ``view.memo``)."""
+    views = ctx.memo.setdefault("views", {})
+    view = views.get(hand)
+    if view is None:
+        view = views[hand] = HandView(ctx, hand)
+    return view
 
 
 class Line(NamedTuple):
@@ -114,66 +146,73 @@ class HandView:
         self.ctx = ctx
         self.hand = hand
         self.row = ctx.hand(hand)
+        #: What the rules derive from the hand, kept for the next rule that asks.
+        self.memo: dict[str, object] = {}
 
     @cached_property
     def lines(self) -> list[Line]:
         """Every line of the hand, in log order."""
+        first, count = self.row.action_start, self.row.action_count
+        if not count:
+            return []
         a = self.ctx.actions
-        first = self.row.action_start
-        rows = slice(first, first + self.row.action_count)
+        rows = slice(first, first + count)
+        (index, line, section, actor, verb, seat, amount, to_amount, says_all_in, side_pot,
+         cs, cc, ds, dc, in_hand, pot_open, opener, street, chips, current_bet, bet_after,
+         stake, round_start, rs, rc) = (getattr(a, name)[rows].tolist() for name in _LINE_COLUMNS)
         # The hand's line cards are one stretch of the card array: decode it once.
-        low = int(a.cards_start[first]) if self.row.action_count else 0
-        high = int(max((a.drawn_start[rows] + np.maximum(a.drawn_count[rows], 0)).max(),
-                       (a.cards_start[rows] + np.maximum(a.cards_count[rows], 0)).max())
-                   ) if self.row.action_count else 0
-        names = [CARD_CODES[c] for c in self.ctx.facts.cards[low:high].tolist()]
-
-        def cards(start: int, count: int) -> tuple[str, ...] | None:
-            return None if count < 0 else tuple(names[start - low:start - low + count])
-
-        columns = zip(
-            a.index[rows].tolist(), a.line[rows].tolist(), a.section[rows].tolist(),
-            a.actor[rows].tolist(), a.verb[rows].tolist(), a.seat[rows].tolist(),
-            a.amount[rows].tolist(), a.to_amount[rows].tolist(), a.says_all_in[rows].tolist(),
-            a.side_pot[rows].tolist(), a.cards_start[rows].tolist(), a.cards_count[rows].tolist(),
-            a.drawn_start[rows].tolist(), a.drawn_count[rows].tolist(), a.in_hand[rows].tolist(),
-            a.pot_open[rows].tolist(), a.opener[rows].tolist(), a.street[rows].tolist(),
-            a.chips[rows].tolist(), a.current_bet[rows].tolist(), a.bet_after[rows].tolist(),
-            a.stake[rows].tolist(), a.round_start[rows].tolist(),
-            a.received_start[rows].tolist(), a.received_count[rows].tolist(), strict=True)
+        low = cs[0]
+        high = max(max(map(add, cs, cc)), max(map(add, ds, dc)), max(map(add, rs, rc)))
+        names = _names(self.ctx.facts.cards, low, high)
+        new = tuple.__new__
         return [
-            Line(first + i, index, line, SECTION_ORDER[section], _ACTORS[actor], VERBS[verb],
-                 seat or None, None if amount < 0 else amount,
-                 None if to_amount < 0 else to_amount, all_in, side_pot,
-                 cards(cs, cc), cards(ds, dc), in_hand, pot_open, opener or None, street, chips,
-                 bet, bet_after, stake, round_start, cards(rs, rc) or ())
-            for i, (index, line, section, actor, verb, seat, amount, to_amount, all_in, side_pot,
-                    cs, cc, ds, dc, in_hand, pot_open, opener, street, chips, bet, bet_after,
-                    stake, round_start, rs, rc) in enumerate(columns)
+            new(Line, (first + i, index[i], line[i], _SECTIONS[section[i]], _ACTOR_OF[actor[i]],
+                       _VERBS[verb[i]], seat[i] or None,
+                       None if amount[i] < 0 else amount[i],
+                       None if to_amount[i] < 0 else to_amount[i], says_all_in[i], side_pot[i],
+                       None if cc[i] < 0 else tuple(names[cs[i] - low:cs[i] - low + cc[i]]),
+                       None if dc[i] < 0 else tuple(names[ds[i] - low:ds[i] - low + dc[i]]),
+                       in_hand[i], pot_open[i], opener[i] or None, street[i], chips[i],
+                       current_bet[i], bet_after[i], stake[i], round_start[i],
+                       tuple(names[rs[i] - low:rs[i] - low + rc[i]]) if rc[i] > 0 else ()))
+            for i in range(count)
         ]
 
     @cached_property
     def seats(self) -> dict[int, SeatView]:
         """The seated seats by number (header order)."""
-        ctx = self.ctx
+        first, count = self.row.seat_start, self.row.seat_count
+        if not count:
+            return {}
+        s = self.ctx.seats
+        rows = slice(first, first + count)
+        (number, stack, dealt_in, folded, dead, all_in, mucked, split_openers, ante, total,
+         penalties, collected, at_draw, shown_index, had_openers, proof, kept_openers) = (
+            getattr(s, name)[rows].tolist() for name in _SEAT_COLUMNS)
+        starts = [getattr(s, f"{name}_start")[rows].tolist() for name in _SEAT_CARDS]
+        counts = [getattr(s, f"{name}_count")[rows].tolist() for name in _SEAT_CARDS]
+        # A hand's seat lists are one stretch of the card array: decode it once.
+        low = min((b for bs, ns in zip(starts, counts, strict=True)
+                   for b, n in zip(bs, ns, strict=True) if n > 0), default=0)
+        high = max((b + n for bs, ns in zip(starts, counts, strict=True)
+                    for b, n in zip(bs, ns, strict=True) if n > 0), default=0)
+        names = _names(self.ctx.facts.cards, low, high)
+
+        def lists(i: int) -> list[tuple[str, ...] | None]:
+            return [None if n[i] < 0 else tuple(names[b[i] - low:b[i] - low + n[i]])
+                    for b, n in zip(starts, counts, strict=True)]
+
+        lines = self.lines if any(i >= 0 for i in shown_index) else []
         out = {}
-        first = self.row.seat_start
-        for r in range(first, first + self.row.seat_count):
-            s = ctx.seat(r)
-            shown = None
-            if s.shown_index >= 0:
-                shown = self.lines[s.shown_index].cards or ()
-            out[s.seat] = SeatView(
-                r, s.seat, s.start_stack, s.dealt_in, s.folded, s.dead, s.all_in, s.mucked,
-                s.split_openers, s.ante, s.total, s.penalties, s.collected, s.at_draw,
-                ctx.cards(s.dealt_start, s.dealt_count) or (),
-                ctx.cards(s.discards_start, s.discards_count) or (),
-                ctx.cards(s.drawn_start, s.drawn_count) or (),
-                ctx.cards(s.fifth_start, s.fifth_count) or (), shown,
-                ctx.cards(s.dealt_hand_start, s.dealt_hand_count),
-                ctx.cards(s.final_start, s.final_count),
-                Known(s.had_openers), Known(s.proof), Known(s.kept_openers),
-            )
+        for i in range(count):
+            dealt, discards, drawn, fifth, dealt_hand, final = lists(i)
+            shown = None if shown_index[i] < 0 else (lines[shown_index[i]].cards or ())
+            out[number[i]] = SeatView(
+                first + i, number[i], stack[i], dealt_in[i], folded[i], dead[i], all_in[i],
+                mucked[i], split_openers[i], ante[i], total[i], penalties[i], collected[i],
+                at_draw[i], dealt or (), discards or (), drawn or (), fifth or (), shown,
+                dealt_hand, final, _KNOWN[had_openers[i]], _KNOWN[proof[i]],
+                _KNOWN[kept_openers[i]])
         return out
 
     @cached_property

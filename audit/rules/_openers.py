@@ -6,13 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from audit.evaluator import describe
-from audit.facts.context import Batch, IntArray, cards_text
+from audit.facts.context import Batch, IntArray, cards_text, spread
 from audit.facts.tables import Known
 from audit.facts.view import HandView, Line
 from audit.house import FalseOpenerStyle, Profile
-from ingest.scan.layout import OPENERS_CODE, SEC_BEFORE_DRAW
+from ingest.scan.layout import ACTOR_SEAT, OPENERS_CODE, SEC_BEFORE_DRAW
 from schemas.records import (
     SECTION_POSITION,
     TURN_VERBS,
@@ -137,6 +138,43 @@ def before_draw_complete(view: HandView) -> int:
     return out
 
 
+def may_be_complete(ctx: Batch, at: IntArray) -> npt.NDArray[np.bool_]:
+    """Per hand, a necessary condition of ``before_draw_complete(view) <= index`` of its
+    action row ``at[hand]`` (-1: False): a line of a later section comes before it, or no
+    dealt-in seat is left out of the betting before it. A seat is surely left out -- never
+    acted, folded, ruled dead nor all-in -- when it has no BEFORE DRAW line and no all-in
+    line before ``at``, and the chips of its lines before ``at`` leave it some stack."""
+    h, a, s = ctx.hands, ctx.actions, ctx.seats
+    hands = np.flatnonzero(at >= 0)
+    owner, rows = spread(h.action_start[hands].astype(np.int64),
+                         at[hands] - h.action_start[hands])
+    hand = hands[owner]
+    out = np.zeros(len(ctx), dtype=bool)
+    out[hand[a.section[rows] > SEC_BEFORE_DRAW]] = True
+    keys = hand * 16 + a.seat[rows]
+    touched = np.zeros(len(ctx) * 16, dtype=bool)
+    touched[keys[(a.section[rows] == SEC_BEFORE_DRAW) | a.says_all_in[rows]]] = True
+    spent = np.zeros(len(ctx) * 16, dtype=np.int64)
+    np.add.at(spent, keys, np.maximum(a.chips[rows], 0))
+    ruled = np.zeros(len(ctx), dtype=bool)
+    ruled[hands] = True
+    seat_keys = s.hand.astype(np.int64) * 16 + s.seat
+    idle = (ruled[s.hand] & s.dealt_in & ~touched[seat_keys]
+            & (s.start_stack - spent[seat_keys] > 0))
+    left_out = np.zeros(len(ctx), dtype=bool)
+    left_out[s.hand[idle]] = True
+    return ruled & (out | ~left_out)
+
+
+def rows_after(ctx: Batch, rows: IntArray, at: IntArray) -> npt.NDArray[np.bool_]:
+    """Per hand: some of the action ``rows`` come after its action row ``at[hand]``
+    (-1: none)."""
+    hand = ctx.actions.hand[rows]
+    out = np.zeros(len(ctx), dtype=bool)
+    out[hand[(at[hand] >= 0) & (rows > at[hand])]] = True
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class PotQuestion:
     """The opener's hand ruled dead before the draw, and what the pot had to do."""
@@ -154,7 +192,14 @@ class PotQuestion:
 
 
 def pot_question(view: HandView) -> PotQuestion | None:
-    """The first ruling, before the draw, that the opener's hand is dead (None if none)."""
+    """The first ruling, before the draw, that the opener's hand is dead (None if none);
+    asked once per hand (O205 and O206 share it)."""
+    if "pot_question" not in view.memo:
+        view.memo["pot_question"] = _pot_question(view)
+    return view.memo["pot_question"]  # type: ignore[return-value]
+
+
+def _pot_question(view: HandView) -> PotQuestion | None:
     lines = view.lines
     ruling = next((a for a in lines if a.verb in _DEAD_RULINGS
                    and a.section is Section.BEFORE_DRAW and a.opener is not None
@@ -228,7 +273,41 @@ def opener_rows(ctx: Batch, which: IntArray) -> IntArray:
     return rows
 
 
-def ruled_before_draw(ctx: Batch) -> IntArray:
+def ruled_false_later(ctx: Batch, rows: IntArray, seats: IntArray) -> npt.NDArray[np.bool_]:
+    """Per action row: a ``false openers`` ruling on seat ``seats[i]`` follows the line in
+    its hand (:func:`ruled_false_after`, over the columns)."""
     a = ctx.actions
-    rows = ctx.rows(Verb.FALSE_OPENERS, Verb.FOULED_HAND)
-    return hands_of(ctx, rows[a.section[rows] == SEC_BEFORE_DRAW])
+    rulings = ctx.rows(Verb.FALSE_OPENERS)
+    last = np.full(len(ctx) * 16, -1, dtype=np.int64)
+    # rows in log order: the last ruling of a (hand, seat) is the one written last
+    last[a.hand[rulings].astype(np.int64) * 16 + a.seat[rulings]] = a.index[rulings]
+    return last[a.hand[rows].astype(np.int64) * 16 + seats] > a.index[rows]
+
+
+def opening_rows(ctx: Batch) -> tuple[IntArray, IntArray]:
+    """The action rows and seats of :func:`opening_lines` of the judged hands: each pot's
+    opening line (by its original opener) and every ``declares openers`` of a seated seat."""
+    h, a = ctx.hands, ctx.actions
+    opened = np.flatnonzero(ctx.judged & (h.opens_index >= 0) & (h.original_opener != 0))
+    declares = ctx.rows(Verb.DECLARES_OPENERS)
+    declares = declares[ctx.judged[a.hand[declares]] & (a.actor[declares] == ACTOR_SEAT)
+                        & (ctx.seat_rows(a.hand[declares], a.seat[declares]) >= 0)]
+    rows = np.concatenate((h.action_start[opened] + h.opens_index[opened], declares))
+    seats = np.concatenate((h.original_opener[opened], a.seat[declares]))
+    return rows.astype(np.int64), seats.astype(np.int64)
+
+
+def dead_rulings(ctx: Batch) -> IntArray:
+    """Per hand, the action row of :func:`pot_question`'s ruling (-1: none), judged hands
+    only: the first ``false openers`` / ``fouled hand`` before the draw on the seat that
+    was the opener at that line."""
+    if "dead_rulings" not in ctx.memo:
+        a = ctx.actions
+        rows = ctx.rows(Verb.FALSE_OPENERS, Verb.FOULED_HAND)
+        rows = rows[(a.section[rows] == SEC_BEFORE_DRAW) & (a.opener[rows] != 0)
+                    & (a.seat[rows] == a.opener[rows]) & ctx.judged[a.hand[rows]]]
+        out = np.full(len(ctx), -1, dtype=np.int64)
+        hands, first = np.unique(a.hand[rows], return_index=True)
+        out[hands] = rows[first]
+        ctx.memo["dead_rulings"] = out
+    return ctx.memo["dead_rulings"]

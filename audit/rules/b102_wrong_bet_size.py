@@ -14,6 +14,7 @@ from ingest.scan.layout import (
     V_RAISES,
 )
 from schemas.findings import Severity
+from schemas.records import Verb
 
 
 class WrongBetSize(Rule):
@@ -51,19 +52,21 @@ class WrongBetSize(Rule):
 
     def check(self, ctx: Batch) -> Iterator[Result]:
         a = ctx.actions
-        verb, unit, bet = a.verb, a.unit, a.current_bet
-        amount = np.maximum(a.amount, 0)
-        all_in = a.says_all_in
+        rows = ctx.rows(Verb.OPENS, Verb.BETS, Verb.RAISES)  # the lines that size a bet
+        rows = rows[a.betting[rows]]
+        verb, unit, bet = a.verb[rows], a.unit[rows], a.current_bet[rows]
+        amount = np.maximum(a.amount[rows], 0)
+        all_in = a.says_all_in[rows]
         opens = (verb == V_OPENS) & (bet == 0)
         bets = (verb == V_BETS) & (bet == 0)
-        closed = (verb == V_RAISES) & ~a.may_raise & ~opens & ~bets
-        increase = np.where(verb == V_RAISES, amount, a.stake + a.chips - bet)
+        closed = (verb == V_RAISES) & ~a.may_raise[rows] & ~opens & ~bets
+        increase = np.where(verb == V_RAISES, amount, a.stake[rows] + a.chips[rows] - bet)
         ok = np.where(
             opens, (amount == unit) | (amount == 2 * unit) | (all_in & (amount < 2 * unit)),
             np.where(bets, (amount == unit) | (all_in & (amount < unit)),
                      ~closed & ((increase == unit) | (all_in & (increase < unit)))))
-        sized = (verb == V_OPENS) | (verb == V_BETS) | (verb == V_RAISES)
-        for r in np.flatnonzero(a.betting & sized & ~ok).tolist():
+        increase_of = dict(zip(rows.tolist(), increase.tolist(), strict=True))
+        for r in rows[~ok].tolist():
             row = ctx.action(r)
             unit_r, amount_r = row.unit, max(row.amount, 0)
             if row.verb == V_OPENS and row.current_bet == 0:
@@ -75,7 +78,7 @@ class WrongBetSize(Rule):
                 what = ("raised after an all-in raise of less than half a unit, which did not "
                         "reopen the betting for a seat that had already acted")
             else:
-                raised = int(increase[r])
+                raised = int(increase_of[r])
                 what = f"raised by {money(raised)}; a raise is {money(unit_r)}"
             yield ctx.finding(
                 row.hand, f"seat {row.seat} {what}", action=r,

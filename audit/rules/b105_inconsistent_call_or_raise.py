@@ -13,6 +13,7 @@ from ingest.scan.layout import (
     V_RAISES,
 )
 from schemas.findings import Severity
+from schemas.records import Verb
 
 
 class InconsistentCallOrRaise(Rule):
@@ -45,14 +46,17 @@ class InconsistentCallOrRaise(Rule):
 
     def check(self, ctx: Batch) -> Iterator[Result]:
         a = ctx.actions
-        amount = np.maximum(a.amount, 0)
-        owed = a.current_bet - a.stake
-        calls = a.betting & (a.verb == V_CALLS)
-        good_call = ((amount == owed) & (owed > 0)) | (a.says_all_in & (amount > 0)
+        rows = ctx.rows(Verb.CALLS, Verb.RAISES)
+        rows = rows[a.betting[rows]]
+        amount = np.maximum(a.amount[rows], 0)
+        owed = a.current_bet[rows] - a.stake[rows]
+        calls = a.verb[rows] == V_CALLS
+        good_call = ((amount == owed) & (owed > 0)) | (a.says_all_in[rows] & (amount > 0)
                                                        & (amount < owed))
-        raises = a.betting & (a.verb == V_RAISES)
-        bad_raise = (a.to_amount >= 0) & (a.to_amount != a.current_bet + amount)
-        for r in np.flatnonzero((calls & ~good_call) | (raises & bad_raise)).tolist():
+        raises = a.verb[rows] == V_RAISES
+        to_amount = a.to_amount[rows]
+        bad_raise = (to_amount >= 0) & (to_amount != a.current_bet[rows] + amount)
+        for r in rows[(calls & ~good_call) | (raises & bad_raise)].tolist():
             row = ctx.action(r)
             paid, bet, stake = max(row.amount, 0), row.current_bet, row.stake
             evidence: dict[str, object] = {

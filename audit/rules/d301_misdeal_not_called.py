@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 
 from audit.facts.context import Batch, IntArray, Result
-from audit.facts.view import HandView, Line
+from audit.facts.view import HandView, Line, hand_view
 from audit.rule import Rule
 from audit.rules._deal import (
     HAND_SIZE,
@@ -74,7 +74,7 @@ class MisdealNotCalled(Rule):
         wrong = np.flatnonzero(dealt & (held != HAND_SIZE))
         for hand in _hands(wrong):
             if hands.misdeal_index[hand] < 0:
-                yield from self._hand(ctx, HandView(ctx, hand))
+                yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         lines = view.lines

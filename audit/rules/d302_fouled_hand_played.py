@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from audit.facts.context import Batch, Result, money
-from audit.facts.view import HandView, Line
+from audit.facts.view import HandView, Line, hand_view
 from audit.rule import Rule
 from audit.rules._deal import (
     DRAW_LINES,
@@ -72,7 +72,7 @@ class FouledHandPlayed(Rule):
         held = s.dealt_count - s.discards_count + s.drawn_count + s.fifth_count
         fouled = np.flatnonzero(s.at_draw & (held != HAND_SIZE))
         for hand in np.unique(s.hand[fouled]).tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+            yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         lines = view.lines

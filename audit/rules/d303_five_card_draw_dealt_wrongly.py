@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from audit.facts.context import Batch, IntArray, Result, cards_text
-from audit.facts.view import HandView, Line
+from audit.facts.view import HandView, Line, hand_view
 from audit.rule import Rule
 from audit.rules._deal import (
     DRAW_TURNS,
@@ -65,7 +65,7 @@ class FiveCardDrawDealtWrongly(Rule):
         fifth = ctx.rows(Verb.DRAWS_FIFTH)
         doubtful = np.concatenate((many, fifth[self._doubtful_fifths(ctx, fifth)]))
         for hand in np.unique(a.hand[doubtful]).tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+            yield from self._hand(ctx, hand_view(ctx, hand))
 
     @staticmethod
     def _doubtful_fifths(ctx: Batch, fifth: IntArray) -> npt.NDArray[np.bool_]:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from audit.facts.context import Batch, Result
-from audit.facts.view import HandView, Line
+from audit.facts.view import HandView, Line, hand_view
 from audit.rule import Rule
 from audit.rules._deal import (
     DRAW_TURNS,
@@ -55,7 +55,7 @@ class DrawOutOfOrder(Rule):
         h, position = a.hand[turns], a.position[turns]
         back = (h[1:] == h[:-1]) & (position[1:] < position[:-1])
         for hand in np.unique(h[1:][back]).tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+            yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         position = {n: i for i, n in enumerate(view.order)}

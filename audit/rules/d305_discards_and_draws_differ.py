@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from audit.facts.context import Batch, Result
-from audit.facts.view import HandView
+from audit.facts.view import HandView, hand_view
 from audit.rule import Rule
 from audit.rules._deal import (
     DRAW_LINES,
@@ -66,7 +66,7 @@ class DiscardsAndDrawsDiffer(Rule):
         odd = s.at_draw & (got != discarded) & ~(
             (dealt < HAND_SIZE) & (got == discarded + HAND_SIZE - dealt))
         for hand in np.unique(s.hand[odd]).tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+            yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         lines_all = view.lines

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from audit.facts.context import Batch, Result, cards_text
-from audit.facts.view import HandView, Line
+from audit.facts.view import HandView, Line, hand_view
 from audit.rule import Rule
 from audit.rules._deal import (
     receipts_of,
@@ -67,7 +67,7 @@ class ExposedCardMishandled(Rule):
                             ((exposed & received) != 0) | ((received & unknown) != 0))
         doubtful &= exposed != 0
         for hand in np.unique(a.hand[rows[doubtful]]).tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+            yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         for line in view.lines_of(Verb.EXPOSES):

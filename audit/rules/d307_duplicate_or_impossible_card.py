@@ -9,7 +9,7 @@ import numpy as np
 
 from audit.cards import DECK
 from audit.facts.context import Batch, IntArray, Result
-from audit.facts.view import HandView, Line
+from audit.facts.view import HandView, Line, hand_view
 from audit.rule import Rule
 from ingest.scan.layout import (
     JOKER_CODE,
@@ -20,6 +20,9 @@ from schemas.findings import Severity
 from schemas.records import JOKER, UNKNOWN_CARD, Verb
 
 _CARDLESS_MOVES = frozenset({Verb.FOLDS, Verb.MUCKS, Verb.BURNS})
+#: The verbs whose lines place cards other than an exposed one (dealt, drawn, burned,
+#: a discard that may reveal a ``??``).
+_PLACING = (Verb.DEALT, Verb.DEALS, Verb.BURNS, Verb.DRAWS_FIFTH, Verb.DISCARDS)
 
 HELD, DISCARDED, BURNED, ASIDE = "held", "discarded", "burned", "set aside"
 
@@ -141,6 +144,15 @@ def _deck_candidates(ctx: Batch) -> IntArray:
                     s.drawn_mask[seat] | s.fifth_mask[seat])
     aside = (seat < 0) | ((a.cards_mask[exposes] & ~held & ~unknown) != 0)
     aside &= (a.cards_mask[exposes] & ~unknown) != 0
+    # An exposed card of its own is a duplicate only if another line names it too (or
+    # the hand exposes more than one card).
+    placing = ctx.rows(*_PLACING)
+    named_elsewhere = np.zeros(len(ctx), dtype=np.uint64)
+    np.bitwise_or.at(named_elsewhere, a.hand[placing],
+                     a.cards_mask[placing] | a.drawn_mask[placing])
+    several = (np.bincount(a.hand[exposes], minlength=len(ctx)) > 1)[a.hand[exposes]]
+    aside &= (((a.cards_mask[exposes] & named_elsewhere[a.hand[exposes]]) != 0) | several
+              | (a.cards_count[exposes] > 1))
     return np.union1d(np.union1d(np.flatnonzero(h.cards_repeated > 0), impossible),
                       a.hand[exposes[aside]])
 
@@ -187,7 +199,7 @@ class DuplicateOrImpossibleCard(Rule):
 
     def check(self, ctx: Batch) -> Iterator[Result]:
         for hand in _deck_candidates(ctx).tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+            yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         joker = view.row.joker

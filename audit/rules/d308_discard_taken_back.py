@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from audit.facts.context import Batch, Result, cards_text
-from audit.facts.view import HandView, Line
+from audit.facts.view import HandView, Line, hand_view
 from audit.rule import Rule
 from ingest.scan.layout import (
     SEC_DRAW,
@@ -82,7 +82,7 @@ class DiscardTakenBack(Rule):
         unknown = np.uint64(1) << np.uint64(UNKNOWN_CODE)
         suspects = ((thrown & back & ~unknown) != 0) | (((thrown & unknown) != 0) & named)
         for hand in np.unique(np.flatnonzero(suspects) // 16).tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+            yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         if not any(a.cards for a in view.lines_of(Verb.DISCARDS)):

@@ -48,11 +48,16 @@ class SeatChangeWithAntesCarried(SequenceRule):
         # Seats of those deals whose player sat elsewhere in the deal before.
         rows = np.flatnonzero(carried[s.deal])
         mine = pair_keys(before[s.deal[rows]], s.player[rows])
-        theirs = pair_keys(s.deal, s.player)
+        # ... matched against the seats of the deals those pots were carried from
+        earlier = np.zeros(len(d), dtype=np.bool_)
+        earlier[before[carried]] = True
+        pool = np.flatnonzero(earlier[s.deal])
+        theirs = pair_keys(s.deal[pool], s.player[pool])
         order = np.argsort(theirs)
         at = np.clip(np.searchsorted(theirs[order], mine), 0, max(len(order) - 1, 0))
-        match = order[at] if len(order) else at
-        moved = ((theirs[match] == mine) & (s.player[match] == s.player[rows])
+        match = pool[order[at]] if len(order) else at
+        moved = ((pair_keys(s.deal[match], s.player[match]) == mine)
+                 & (s.player[match] == s.player[rows])
                  & (s.seat[match] != s.seat[rows])) if len(order) else np.zeros(0, bool)
         for row in np.unique(s.deal[rows[moved]]).tolist():
             yield from self._deal(ctx, row)

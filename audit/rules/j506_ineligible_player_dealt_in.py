@@ -82,35 +82,48 @@ class IneligiblePlayerDealtIn(SequenceRule):
             p = int(ctx.previous[p])
         return chain
 
+    @staticmethod
+    def _seats(ctx: Run, deal: int) -> tuple[list[int], list[bool]]:
+        """The players of a deal's seats, and which were dealt in (header order)."""
+        first = int(ctx.deals.seat_start[deal])
+        rows = slice(first, first + int(ctx.deals.seat_count[deal]))
+        return ctx.seats.player[rows].tolist(), ctx.seats.dealt_in[rows].tolist()
+
     @classmethod
     def _deal(cls, ctx: Run, row: int) -> Iterator[Result]:
         chain = cls._carried(ctx, row)
         prev_row = chain[0]
-        deal, prev = ctx.deal(row), ctx.deal(prev_row)
+        columns = ctx.seats
         barred: dict[int, int] = {}  # player -> the line where it falsely opened all-in
         forfeiting: list[tuple[int, set[int]]] = []  # (deal, its players dealt in)
         for earlier in chain:
-            seats = ctx.seats_of(earlier)
-            for s in seats:
-                if s.false_opener and s.all_in_declaration_line >= 0:
-                    barred.setdefault(s.player, s.all_in_declaration_line)
+            players, dealt_in = cls._seats(ctx, earlier)
+            first = int(ctx.deals.seat_start[earlier])
+            for k, who in enumerate(players):
+                declared = int(columns.all_in_declaration_line[first + k])
+                if columns.false_opener[first + k] and declared >= 0:
+                    barred.setdefault(who, declared)
             if ctx.deals.forfeited[earlier] > 0:
-                forfeiting.append((earlier, {s.player for s in seats if s.dealt_in}))
+                forfeiting.append((earlier, {p for p, x in zip(players, dealt_in, strict=True)
+                                             if x}))
         lost = int(sum(int(ctx.deals.forfeited[e]) for e in chain))
-        offenders = []
-        for seat in ctx.seats_of(row):
-            if not seat.dealt_in:
+        found: list[tuple[int, str]] = []  # (position in the header, why)
+        for k, (who, dealt) in enumerate(zip(*cls._seats(ctx, row), strict=True)):
+            if not dealt:
                 continue
-            if seat.player in barred:
-                offenders.append((seat, "falsely opened all-in"))
+            if who in barred:
+                found.append((k, "falsely opened all-in"))
                 continue
-            missed = [e for e, involved in forfeiting if seat.player not in involved]
+            missed = [e for e, involved in forfeiting if who not in involved]
             if missed:
-                offenders.append((seat, "was not in that deal" if missed[0] == prev_row else
-                                  f"was not in deal {ctx.labels.hand_id(missed[0])}, where "
-                                  f"{money(int(ctx.deals.forfeited[missed[0]]))} was forfeited"))
-        if not offenders:
+                found.append((k, "was not in that deal" if missed[0] == prev_row else
+                              f"was not in deal {ctx.labels.hand_id(missed[0])}, where "
+                              f"{money(int(ctx.deals.forfeited[missed[0]]))} was forfeited"))
+        if not found:
             return
+        seats = ctx.seats_of(row)
+        offenders = [(seats[k], why) for k, why in found]
+        deal, prev = ctx.deal(row), ctx.deal(prev_row)
         player = ctx.labels.player_id
         named = [(s.seat, player(row, s.seat), why) for s, why in offenders]
         listed = ", ".join(f"seat {n} ({p}, {why})" for n, p, why in named)

@@ -8,17 +8,17 @@ import numpy as np
 
 from audit.facts.context import Batch, Result
 from audit.facts.tables import Known
-from audit.facts.view import HandView
+from audit.facts.view import HandView, hand_view
 from audit.rule import Rule
 from audit.rules._openers import (
     YES,
     after_before_draw,
     dealt_text,
-    hands_of,
-    opener_rows,
     opening_lines,
+    opening_rows,
     required,
     ruled_false_after,
+    ruled_false_later,
 )
 from schemas.findings import Severity
 from schemas.records import Verb
@@ -70,12 +70,14 @@ class FalseOpenersNotCaught(Rule):
     summary = "A seat opened without openers and the floor never ruled false openers."
 
     def check(self, ctx: Batch) -> Iterator[Result]:
-        opener = opener_rows(ctx, ctx.hands.original_opener)
-        held = np.where(opener >= 0, ctx.seats.had_openers[np.maximum(opener, 0)], YES)
-        doubtful = np.flatnonzero(ctx.judged & (ctx.hands.opens_index >= 0) & (held != YES))
-        declared = hands_of(ctx, ctx.rows(Verb.DECLARES_OPENERS))
-        for hand in np.union1d(doubtful, declared).tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+        # An opening line can be flagged only where the seat's openers are not proven and
+        # no false-openers ruling on it follows.
+        rows, seats = opening_rows(ctx)
+        at = ctx.seat_rows(ctx.actions.hand[rows], seats)
+        held = np.where(at >= 0, ctx.seats.had_openers[np.maximum(at, 0)], YES)
+        doubtful = (held != YES) & ~ruled_false_later(ctx, rows, seats)
+        for hand in np.unique(ctx.actions.hand[rows[doubtful]]).tolist():
+            yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         lines = view.lines

@@ -8,7 +8,7 @@ import numpy as np
 
 from audit.facts.context import Batch, Result, money
 from audit.facts.tables import Known
-from audit.facts.view import HandView
+from audit.facts.view import HandView, hand_view
 from audit.rule import Rule
 from audit.rules._openers import (
     YES,
@@ -68,7 +68,7 @@ class UnprovenOpenerPaid(Rule):
         doubtful = ((opener >= 0) & (ctx.seats.proof[safe] != YES)
                     & (ctx.seats.collected[safe] != 0) & ctx.judged)
         for hand in np.flatnonzero(doubtful).tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+            yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         seat = view.row.opener

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from audit.facts.context import Batch, Result, money
-from audit.facts.view import HandView
+from audit.facts.view import HandView, hand_view
 from audit.house import FalseOpenerStyle
 from audit.rule import Rule
 from audit.rules._openers import (
@@ -65,7 +65,7 @@ class IllegalOpenerWithdrawal(Rule):
     def check(self, ctx: Batch) -> Iterator[Result]:
         for hand in hands_of(ctx, ctx.rows(Verb.WITHDRAWS)).tolist():
             if ctx.hands.original_opener[hand]:
-                yield from self._hand(ctx, HandView(ctx, hand))
+                yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         opener = view.row.original_opener

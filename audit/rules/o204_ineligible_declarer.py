@@ -8,7 +8,7 @@ import numpy as np
 
 from audit.facts.context import Batch, Result
 from audit.facts.tables import Known
-from audit.facts.view import HandView
+from audit.facts.view import HandView, hand_view
 from audit.rule import Rule
 from audit.rules._openers import (
     dealt_text,
@@ -62,7 +62,7 @@ class IneligibleDeclarer(Rule):
         declared = hands_of(ctx, ctx.rows(Verb.DECLARES_OPENERS))
         ruled = hands_of(ctx, ctx.rows(Verb.FALSE_OPENERS))
         for hand in np.intersect1d(declared, ruled).tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+            yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         rulings = false_openers(view)

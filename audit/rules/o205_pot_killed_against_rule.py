@@ -4,19 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
+import numpy.typing as npt
+
 from audit.facts.context import Batch, Result
 from audit.facts.tables import Known
-from audit.facts.view import HandView
+from audit.facts.view import HandView, hand_view
 from audit.house import FalseOpenerStyle
 from audit.rule import Rule
 from audit.rules._openers import (
     PotQuestion,
+    dead_rulings,
     false_openers,
     ineligible,
+    may_be_complete,
     pot_question,
-    ruled_before_draw,
+    rows_after,
 )
+from ingest.scan.layout import ACTOR_SEAT, SEC_BEFORE_DRAW, V
 from schemas.findings import Severity
+from schemas.records import Verb
 
 
 class PotKilledAgainstRule(Rule):
@@ -68,8 +75,39 @@ class PotKilledAgainstRule(Rule):
     summary = "After a false opener or fouled opener, the pot was killed or played wrongly."
 
     def check(self, ctx: Batch) -> Iterator[Result]:
-        for hand in ruled_before_draw(ctx).tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+        for hand in np.flatnonzero(self._candidates(ctx)).tolist():
+            yield from self._hand(ctx, hand_view(ctx, hand))
+
+    @staticmethod
+    def _candidates(ctx: Batch) -> npt.NDArray[np.bool_]:
+        """The hands with a dead opener before the draw whose pot may have gone the wrong
+        way: it was not killed, or it was killed where it may have had to play."""
+        a = ctx.actions
+        ruling = dead_rulings(ctx)
+        ruled = ruling >= 0
+        if not ruled.any():
+            return ruled
+        plays = rows_after(ctx, ctx.rows(Verb.POT_PLAYS), ruling)
+        killed = ruled & (rows_after(ctx, ctx.rows(Verb.POT_KILLED), ruling)
+                          | (~plays & (ctx.hands.carried_out >= 0)))
+        refund = ctx.profile.false_opener is FalseOpenerStyle.DEAD_HAND_REFUND
+        fouled = a.verb[np.maximum(ruling, 0)] == V[Verb.FOULED_HAND]
+        # A killed pot had to play on a raise or two calls since the opening, a complete
+        # action, a declaration (or, in another style, always).
+        opened = ctx.hands.action_start + np.maximum(ctx.hands.opens_index, 0)
+        bets = ctx.rows(Verb.RAISES, Verb.CALLS)
+        hand = a.hand[bets]
+        others = bets[(a.actor[bets] == ACTOR_SEAT) & (a.section[bets] == SEC_BEFORE_DRAW)
+                      & (a.seat[bets] != 0) & (a.seat[bets] != a.seat[ruling[hand]])
+                      & (bets >= opened[hand]) & (bets < ruling[hand])]
+        raised = np.zeros(len(ctx), dtype=bool)
+        raised[a.hand[others[a.verb[others] == V[Verb.RAISES]]]] = True
+        calls = np.bincount(a.hand[others[a.verb[others] == V[Verb.CALLS]]],
+                            minlength=len(ctx))
+        may_play = (raised | (calls >= 2) | may_be_complete(ctx, ruling)
+                    | rows_after(ctx, ctx.rows(Verb.DECLARES_OPENERS), ruling)
+                    | (not refund and ~fouled))
+        return ruled & (~killed | may_play)
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         q = pot_question(view)

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
+import numpy.typing as npt
+
 from audit.facts.context import Batch, Result, money
-from audit.facts.view import HandView
+from audit.facts.view import HandView, hand_view
 from audit.house import FalseOpenerStyle
 from audit.rule import Rule
 from audit.rules._openers import (
     WAGERS,
     PotQuestion,
     collections,
+    dead_rulings,
     pot_question,
-    ruled_before_draw,
 )
+from ingest.scan.layout import V
 from schemas.findings import Severity
 from schemas.records import Actor, Verb
 
@@ -66,8 +70,35 @@ class WrongRefundAfterFalseOpener(Rule):
     summary = "After a false opener, its first bet was refunded or another bet was not."
 
     def check(self, ctx: Batch) -> Iterator[Result]:
-        for hand in ruled_before_draw(ctx).tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+        for hand in np.flatnonzero(self._candidates(ctx)).tolist():
+            yield from self._hand(ctx, hand_view(ctx, hand))
+
+    @staticmethod
+    def _candidates(ctx: Batch) -> npt.NDArray[np.bool_]:
+        """The hands with a false-openers ruling before the draw where money can have gone
+        wrong: a return to the false opener, or a killed pot with bets left in or paid."""
+        h, a, s = ctx.hands, ctx.actions, ctx.seats
+        ruling = dead_rulings(ctx)
+        ruled = ruling >= 0
+        if not ruled.any():
+            return ruled
+        at = np.maximum(ruling, 0)
+        false = ruled & (a.verb[at] == V[Verb.FALSE_OPENERS])
+        seat = np.where(false, a.opener[at], 0)  # the false opener
+        returns = ctx.rows(Verb.RETURNS)
+        to_it = np.zeros(len(ctx), dtype=bool)
+        to_it[a.hand[returns][a.seat[returns] == seat[a.hand[returns]]]] = True
+        if ctx.profile.false_opener is not FalseOpenerStyle.DEAD_HAND_REFUND:
+            return false & to_it
+        killed = h.carried_out >= 0
+        killed[a.hand[ctx.rows(Verb.POT_KILLED)]] = True
+        opens = np.minimum(h.action_start + np.maximum(h.opens_index, 0), len(a) - 1)
+        first_bet = a.chips[opens]
+        left = s.total - s.ante - np.where(s.seat == seat[s.hand], first_bet[s.hand], 0)
+        money_left = np.zeros(len(ctx), dtype=bool)
+        money_left[s.hand[left > 0]] = True
+        money_left[a.hand[ctx.rows(Verb.COLLECTS)]] = True
+        return false & (to_it | (killed & money_left))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         q = pot_question(view)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from audit.facts.context import Batch, Result, cards_text
-from audit.facts.view import HandView
+from audit.facts.view import HandView, hand_view
 from audit.house import DiscardsSetAside
 from audit.opening import holds_openers, openers_cards
 from audit.replay.cards import known
@@ -73,7 +73,7 @@ class SplitOpenersNotDeclared(Rule):
         doubtful = ((opener >= 0) & ctx.judged & ~s.split_openers[safe]
                     & (s.discards_count[safe] > 0) & (s.kept_openers[safe] != YES))
         for hand in np.flatnonzero(doubtful).tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+            yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         seat = view.row.opener

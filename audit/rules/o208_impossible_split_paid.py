@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from audit.facts.context import Batch, Result, cards_text, money
-from audit.facts.view import HandView
+from audit.facts.view import HandView, hand_view
 from audit.opening import could_have_held_openers
 from audit.replay.cards import known
 from audit.rule import Rule
@@ -60,7 +60,7 @@ class ImpossibleSplitPaid(Rule):
         split = np.flatnonzero(s.split_openers & (s.collected != 0))
         hands = np.unique(s.hand[split])
         for hand in hands[ctx.judged[hands]].tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+            yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         minimum, bobtail = required(view), ctx.profile.bobtail

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
+
 from audit.cards import RANK_CHAR
 from audit.evaluator import describe, describe_strength
 from audit.facts.context import Batch, Result, cards_text, money
 from audit.facts.tables import Known
-from audit.facts.view import HandView, Line
+from audit.facts.view import HandView, Line, hand_view
 from audit.opening import MINIMUM_PAIR
 from audit.replay.showdown import strength
 from audit.rule import Rule
@@ -17,6 +19,7 @@ from audit.rules._openers import (
     hands_of,
     required,
 )
+from ingest.scan.layout import ACTOR_SEAT
 from schemas.findings import Severity
 from schemas.records import Actor, Verb
 
@@ -62,9 +65,19 @@ class RefundToWeakCaller(Rule):
     summary = "A caller of the opener's after-draw bet who cannot beat openers got it back."
 
     def check(self, ctx: Batch) -> Iterator[Result]:
-        for hand in hands_of(ctx, ctx.rows(Verb.RETURNS)).tolist():
+        # A return can be flagged only to a seat that called after the draw before it.
+        a = ctx.actions
+        calls = ctx.rows(Verb.CALLS)
+        calls = calls[(a.street[calls] == 2) & (a.actor[calls] == ACTOR_SEAT)]
+        first_call = np.full(len(ctx) * 16, np.iinfo(np.int64).max, dtype=np.int64)
+        np.minimum.at(first_call, a.hand[calls].astype(np.int64) * 16 + a.seat[calls],
+                      a.index[calls])
+        returns = ctx.rows(Verb.RETURNS)
+        keys = a.hand[returns].astype(np.int64) * 16 + a.seat[returns]
+        returns = returns[first_call[keys] < a.index[returns]]
+        for hand in hands_of(ctx, returns).tolist():
             if ctx.hands.opener[hand] or ctx.hands.original_opener[hand]:
-                yield from self._hand(ctx, HandView(ctx, hand))
+                yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         opener = view.row.opener or view.row.original_opener

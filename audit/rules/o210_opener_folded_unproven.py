@@ -8,7 +8,7 @@ import numpy as np
 
 from audit.facts.context import Batch, Result
 from audit.facts.tables import Known
-from audit.facts.view import HandView
+from audit.facts.view import HandView, hand_view
 from audit.rule import Rule
 from audit.rules._openers import (
     YES,
@@ -70,7 +70,7 @@ class OpenerFoldedUnproven(Rule):
         declared = hands_of(ctx, ctx.rows(Verb.DECLARES_OPENERS))
         doubtful = unproven & (by_opener | np.isin(hand, declared))
         for one in hands_of(ctx, folds[doubtful]).tolist():
-            yield from self._hand(ctx, HandView(ctx, one))
+            yield from self._hand(ctx, hand_view(ctx, one))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         ruled = {s for _, s in false_openers(view)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from audit.facts.context import Batch, Result, money
-from audit.facts.view import HandView
+from audit.facts.view import HandView, hand_view
 from audit.rule import Rule
 from audit.rules._openers import (
     hands_of,
@@ -58,7 +58,7 @@ class AbandonedWithoutPenalty(Rule):
         folds = folds[(a.actor[folds] == ACTOR_SEAT) & ~a.pot_open[folds]
                       & (a.street[folds] == 1) & (a.verb[folds] == V_FOLDS)]
         for hand in hands_of(ctx, folds).tolist():
-            yield from self._hand(ctx, HandView(ctx, hand), penalty)
+            yield from self._hand(ctx, hand_view(ctx, hand), penalty)
 
     def _hand(self, ctx: Batch, view: HandView, penalty: int) -> Iterator[Result]:
         lines = view.lines

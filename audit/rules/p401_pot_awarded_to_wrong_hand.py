@@ -9,7 +9,7 @@ import numpy as np
 
 from audit.evaluator import describe_strength
 from audit.facts.context import Batch, Result, money
-from audit.facts.view import HandView
+from audit.facts.view import HandView, hand_view
 from audit.rule import Rule
 from audit.rules._openers import collections
 from audit.rules._pots import fair_splits, paid_rows, pot_label
@@ -73,7 +73,7 @@ class PotAwardedToWrongHand(Rule):
         doubtful |= (winners & (winners - 1)) != 0  # a split pot: are the shares fair?
         doubtful &= has_pot & in_hand & (h.misdeal_index[hand] < 0)
         for one in np.unique(hand[doubtful]).tolist():
-            yield from self._hand(ctx, HandView(ctx, one))
+            yield from self._hand(ctx, hand_view(ctx, one))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         every = collections(view)

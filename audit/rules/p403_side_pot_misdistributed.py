@@ -8,7 +8,7 @@ import numpy as np
 
 from audit.facts.context import Batch, Result, money
 from audit.facts.tables import seats_of
-from audit.facts.view import HandView
+from audit.facts.view import HandView, hand_view
 from audit.rule import Rule
 from audit.rules._openers import collections
 from audit.rules._pots import pot_label
@@ -51,7 +51,7 @@ class SidePotMisdistributed(Rule):
         rows = np.flatnonzero(s.all_in & (s.collected != 0))
         hands = np.unique(s.hand[rows])
         for hand in hands[ctx.hands.misdeal_index[hands] < 0].tolist():
-            yield from self._hand(ctx, HandView(ctx, hand))
+            yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:
         dead_money = view.row.carried + view.row.penalties
