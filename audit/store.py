@@ -1,12 +1,14 @@
 """Audit the hands in the store from its staging tables, and write the audit layer.
 
-The hands to audit (all, or some ids) and the other deals of their tables (context for
-the J rules) are read from ``stg_hands``, ``stg_seats`` and ``stg_actions`` by the main
-process (:func:`audit.facts.staging.fetch_staging`, one join of each table per
-``READ_HANDS`` hands); batches of whole tables go to the workers, which make their arrays
+The hands to audit (all, or some ids) and the deals of their tables the J rules need
+with them (from the last deal before them that carries nothing forward: a night's audit
+reads its own hands and a few deals before them, not each table's history) are read
+from ``stg_hands``, ``stg_seats`` and ``stg_actions`` by the main process
+(:func:`audit.facts.staging.fetch_staging`, one join of each table per ``READ_HANDS``
+hands); batches of whole tables go to the workers, which make their arrays
 (:func:`audit.facts.staging.staging_arrays`), replay them into facts and run the hand
-rules and the J rules; :func:`audit.store.write_results` replaces their audit rows as the
-results come back. A stored hand with no
+rules and the J rules; :func:`audit.results.write_results` replaces their audit rows as
+the results come back. A stored hand with no
 staging rows cannot be audited: it is counted (``StoreSummary.unaudited``) and gets an
 error for every rule in ``audit_unverifiable``, never a silent pass.
 
@@ -17,12 +19,10 @@ reference parser and replays it in Python instead: the slower, independent path.
 from __future__ import annotations
 
 import itertools
-import json
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import TypeAlias
 
 import duckdb
@@ -40,12 +40,12 @@ from audit.facts.sequence import Run
 from audit.facts.staging import StagingRows, fetch_staging, staging_arrays
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
+from audit.results import WRITE_HANDS, write_results
 from audit.workers import default_workers, no_cyclic_gc, pool
 from ingest.errors import HandParseError
 from ingest.parser import parse_hand
-from schemas.findings import Unverifiable, finding_key
+from schemas.findings import Unverifiable
 from schemas.records import HandRecord
-from schemas.store import transaction
 
 #: Hands per batch (whole tables): a worker replays and checks a batch at a time.
 BATCH_HANDS = 2000
@@ -53,8 +53,6 @@ BATCH_HANDS = 2000
 #: table once, whatever the number of hands it asks for, so few large reads cost far less
 #: than one per batch; memory holds a read and the batches in flight.
 READ_HANDS = 20000
-#: Hands per write transaction: each commit costs about 0.1 s (WAL sync), whatever its size.
-WRITE_HANDS = 10000
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,23 +80,52 @@ class _Stored:
 HandIds: TypeAlias = Sequence[str] | pa.Array | pa.ChunkedArray
 
 
+#: The hands asked for and their context: at each table, the deals from the last one before
+#: the first hand asked for that can carry nothing forward (no ``Passed out: carried``, no
+#: chips carried in that a misdeal could carry on) to the last hand asked for. A J rule
+#: reads a deal's previous one, and J506 follows a carried pot back deal by deal while
+#: chips were carried forward: that chain stops at such a deal, so nothing before it can
+#: change a finding. The deals are numbered as the audit orders them (time, hand id).
+_STORED_SQL = """
+WITH asked AS (SELECT DISTINCT hand_id FROM _audit_ids),
+seq AS (
+    SELECT r.hand_id, h.table_id, h.time, a.hand_id IS NOT NULL AS asked,
+           h.carried_out IS NULL AND h.carried = 0 AS carries_nothing,
+           row_number() OVER (PARTITION BY h.table_id ORDER BY h.time, r.hand_id) AS pos
+    FROM raw_hands r LEFT JOIN stg_hands h USING (hand_id)
+    LEFT JOIN asked a USING (hand_id)
+    WHERE a.hand_id IS NOT NULL
+       OR h.table_id IN (SELECT s.table_id FROM stg_hands s JOIN asked USING (hand_id))
+), span AS (
+    SELECT table_id, min(pos) FILTER (WHERE asked) AS first_asked,
+           max(pos) FILTER (WHERE asked) AS last_asked
+    FROM seq WHERE table_id IS NOT NULL GROUP BY table_id
+), start AS (
+    SELECT s.table_id, coalesce(max(s.pos) FILTER (
+               WHERE s.pos < p.first_asked AND s.carries_nothing), 1) AS first_pos,
+           any_value(p.last_asked) AS last_pos
+    FROM seq s JOIN span p USING (table_id) GROUP BY s.table_id
+)
+SELECT q.hand_id, q.table_id, NOT q.asked AS context
+FROM seq q LEFT JOIN start t USING (table_id)
+WHERE q.asked OR q.pos BETWEEN t.first_pos AND t.last_pos
+ORDER BY q.table_id, q.time, q.hand_id
+"""
+
+
 def _stored(con: duckdb.DuckDBPyConnection, hand_ids: HandIds | None) -> pa.Table:
-    """The hands to audit and the other deals of their tables, by table and time
-    (columns ``hand_id``, ``table_id``: null without a staging row, ``context``)."""
-    sql = ("SELECT r.hand_id, h.table_id, {context} AS context"
-           " FROM raw_hands r LEFT JOIN stg_hands h USING (hand_id) {where}"
-           " ORDER BY h.table_id, h.time, r.hand_id")
+    """The hands to audit and the deals of their tables they need (:data:`_STORED_SQL`),
+    by table and time (columns ``hand_id``, ``table_id``: null without a staging row,
+    ``context``)."""
     if hand_ids is None:
-        return con.sql(sql.format(context="false", where="")).to_arrow_table()
+        return con.sql("SELECT r.hand_id, h.table_id, false AS context"
+                       " FROM raw_hands r LEFT JOIN stg_hands h USING (hand_id)"
+                       " ORDER BY h.table_id, h.time, r.hand_id").to_arrow_table()
     ids = (hand_ids if isinstance(hand_ids, pa.Array | pa.ChunkedArray)
            else pa.array(list(hand_ids), pa.string()))
     con.register("_audit_ids", pa.table({"hand_id": ids}))
     try:
-        return con.sql(sql.format(
-            context="r.hand_id NOT IN (SELECT hand_id FROM _audit_ids)",
-            where="WHERE r.hand_id IN (SELECT hand_id FROM _audit_ids) OR h.table_id IN"
-                  " (SELECT s.table_id FROM stg_hands s JOIN _audit_ids i USING (hand_id))",
-        )).to_arrow_table()
+        return con.sql(_STORED_SQL).to_arrow_table()
     finally:
         con.unregister("_audit_ids")
 
@@ -319,65 +346,3 @@ class _Collected:
             s.errors + sum(len(r.errors) for r in done),
             s.unaudited + sum(1 for r in done if r.errors and any(
                 e.reason.startswith("the stored hand cannot be audited") for e in r.errors)))
-
-
-def _frames(results: Sequence[AuditResult], profile: str, now: datetime
-            ) -> tuple[pa.Table, pa.Table, pa.Table]:
-    hands = pa.table({
-        "hand_id": [r.hand_id for r in results], "table_id": [r.table_id for r in results],
-        "profile": [profile] * len(results), "audited_at": [now] * len(results),
-        "n_findings": pa.array([len(r.findings) for r in results], pa.int32()),
-        "n_unverifiable": pa.array([len(r.unverifiable) for r in results], pa.int32()),
-    })
-    fs = [f for r in results for f in r.findings]
-    findings = pa.table({
-        "hand_id": pa.array([f.hand_id for f in fs], pa.string()),
-        "table_id": pa.array([f.table_id for f in fs], pa.string()),
-        "code": pa.array([f.code for f in fs], pa.string()),
-        "name": pa.array([f.name for f in fs], pa.string()),
-        "severity": pa.array([f.severity.value for f in fs], pa.string()),
-        "line": pa.array([f.line for f in fs], pa.int32()),
-        "action_index": pa.array([f.action_index for f in fs], pa.int32()),
-        "seat": pa.array([f.seat for f in fs], pa.int32()),
-        "message": pa.array([f.message for f in fs], pa.string()),
-        "evidence": pa.array([json.dumps(f.evidence, sort_keys=True) for f in fs], pa.string()),
-        "source": pa.array([f.source for f in fs], pa.string()),
-        "profile": pa.array([profile] * len(fs), pa.string()),
-        "lines": pa.array([f.lines for f in fs], pa.list_(pa.int32())),
-        "finding_key": pa.array([finding_key(f.hand_id, f.code, f.action_index, f.seat)
-                                 for f in fs], pa.string()),
-    })
-    us = [u for r in results for u in r.unverifiable]
-    unverifiable = pa.table({
-        "hand_id": pa.array([u.hand_id for u in us], pa.string()),
-        "table_id": pa.array([u.table_id for u in us], pa.string()),
-        "code": pa.array([u.code for u in us], pa.string()),
-        "seat": pa.array([u.seat for u in us], pa.int32()),
-        "reason": pa.array([u.reason for u in us], pa.string()),
-        "profile": pa.array([profile] * len(us), pa.string()),
-    })
-    return hands, findings, unverifiable
-
-
-def write_results(
-    con: duckdb.DuckDBPyConnection, results: Iterable[AuditResult], profile: Profile
-) -> None:
-    """Replace the audit rows of these hands, one transaction per batch of hands."""
-    results = list(results)
-    now = datetime.now(UTC)
-    for i in range(0, len(results), WRITE_HANDS):
-        hands, findings, unverifiable = _frames(results[i : i + WRITE_HANDS], profile.name, now)
-        con.register("_audit_hands", hands)
-        con.register("_audit_findings", findings)
-        con.register("_audit_unverifiable", unverifiable)
-        try:
-            with transaction(con):
-                for table in ("audit_findings", "audit_unverifiable", "audit_hands"):
-                    con.execute(f"DELETE FROM {table} WHERE hand_id IN "
-                                "(SELECT hand_id FROM _audit_hands)")
-                con.execute("INSERT INTO audit_hands SELECT * FROM _audit_hands")
-                con.execute("INSERT INTO audit_findings BY NAME SELECT * FROM _audit_findings")
-                con.execute("INSERT INTO audit_unverifiable SELECT * FROM _audit_unverifiable")
-        finally:
-            for name in ("_audit_hands", "_audit_findings", "_audit_unverifiable"):
-                con.unregister(name)

@@ -16,7 +16,10 @@ One room is generated (``--hands`` hands, ``--tables`` tables, every code plante
   the line scan, its CPU seconds (the job and its audit workers) and each stage's wall
   and CPU seconds from the job's own JSON log, so the figure names what limits it;
 - with ``--reaudit``, its audit half apart: the same store re-audited in process
-  (``audit_store``, from staging).
+  (``audit_store``, from staging);
+- with ``--next-night``, the night after instead: a first night on every file but the
+  last day's (files named ``TABLE_DAY.log``), then the measured night adding that day
+  to a store that holds the others (what a night costs once the store has a history).
 
 The machine's load average is printed before and after: on a shared machine, compare
 CPU seconds as well as wall time.
@@ -158,6 +161,22 @@ def _memory(logs: Path) -> None:
     print("\n".join(night.stages))
 
 
+def _next_night(logs: Path, root: Path) -> tuple[Night, Night]:
+    """A first night on every file but the last day's, then the night that adds it."""
+    files = sorted(logs.rglob("*.log"))
+    last = max(f.stem.rsplit("_", 1)[-1] for f in files)
+    inbox = root / "inbox"
+    inbox.mkdir()
+    for f in files:
+        if not f.stem.endswith(last):
+            (inbox / f.name).symlink_to(f)
+    first = _night(inbox, root / "store.duckdb", root / "reports")
+    for f in files:
+        if f.stem.endswith(last):
+            (inbox / f.name).symlink_to(f)
+    return first, _night(inbox, root / "store.duckdb", root / "reports")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=100_000)
@@ -165,6 +184,7 @@ def main() -> None:
     parser.add_argument("--violations", type=float, default=0.02)
     parser.add_argument("--room", default="", help="an existing room's logs folder")
     parser.add_argument("--reaudit", action="store_true")
+    parser.add_argument("--next-night", action="store_true")
     parser.add_argument("--memory-hands", type=int, default=0)
     parser.add_argument("--memory-logs", default="")
     args = parser.parse_args()
@@ -185,6 +205,15 @@ def main() -> None:
             logs = root / "room" / LOGS_DIR
         _warm(root)
         print(_load())
+        if args.next_night:
+            first, night = _next_night(logs, root)
+            print(_load())
+            print(f"first night: {first.hands:,} hands in {first.seconds:.2f} s, "
+                  f"{first.cpu_seconds:.1f} CPU s")
+            print(f"next night:  {night.hands:,} new hands in {night.seconds:.2f} s, "
+                  f"{night.cpu_seconds:.1f} CPU s; peak {night.peak_kib / 1024:,.0f} MiB")
+            print("\n".join(night.stages))
+            return
         scan = _line_scan(logs)
         night = _night(logs, root / "store.duckdb", root / "reports")
         print(_load())

@@ -7,7 +7,7 @@ before that batch, and reading the same input again adds nothing.
 
 - same hand id, same SHA-256 as a kept version: a duplicate, skipped and counted;
 - same hand id, other text: a conflict, quarantined with both versions (the first
-  version seen stays stored);
+  version seen stays stored) -- the sorting is :mod:`ingest.classify`'s;
 - unreadable hands and files: quarantined with their precise error;
 - a hand the store refuses (a value a reader should have bounded and did not): found
   by bisecting the batch, quarantined as ``unstorable``; the rest of the batch is
@@ -25,15 +25,15 @@ import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
 
 import duckdb
 import numpy as np
 import pyarrow as pa
 
 from ingest.batches import ReadBatch, read_batches
+from ingest.classify import classify, hand_at
+from ingest.classify import unstorable as to_quarantine
 from ingest.conservation import Conservation, ConservationError
-from ingest.errors import ErrorKind
 from ingest.frames import StoredVersion, quarantine_table
 from ingest.paths import expand_paths, missing_paths
 from ingest.reader import HandReader, QuarantineItem
@@ -81,6 +81,8 @@ class IngestSummary:
     unstorable), which :attr:`conservation` checks. ``file_problems`` counts items
     about whole files; ``quarantine_added`` the quarantine rows new to the store.
     ``problems`` keeps the first PROBLEMS_KEPT problems, ``problems_total`` counts all.
+    ``stored_ids`` lists the ids of the hands stored, unless ``keep_ids`` is false (a
+    caller that does not need them, the nightly job, spares the memory).
     """
 
     files: int = 0
@@ -92,6 +94,7 @@ class IngestSummary:
     file_problems: int = 0
     quarantine_added: int = 0
     stored_ids: list[str] = field(default_factory=list)
+    keep_ids: bool = True
     problems: list[QuarantineItem] = field(default_factory=list)
     problems_total: int = 0
 
@@ -139,8 +142,8 @@ def _unregister(con: duckdb.DuckDBPyConnection, name: str) -> None:
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table, verb: str = "INSERT",
-            stamp: bool = True) -> int:
-    """Insert ``data`` into ``table``; the number of rows inserted."""
+            stamp: bool = True, where: str = "") -> int:
+    """Insert ``data`` into ``table`` (the rows ``where`` keeps); the number inserted."""
     if data.num_rows == 0:
         return 0
     cols = ", ".join(f'"{c}"' for c in data.column_names)
@@ -148,7 +151,7 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table, verb: st
     con.register("_ingest_batch", data)
     try:
         done = con.execute(f"{verb} INTO {table} ({cols}{extra_cols}) "
-                           f"SELECT {cols}{extra_vals} FROM _ingest_batch").fetchall()
+                           f"SELECT {cols}{extra_vals} FROM _ingest_batch {where}").fetchall()
     finally:
         _unregister(con, "_ingest_batch")
     return int(done[0][0]) if done else 0
@@ -167,58 +170,15 @@ class _Pending:
         self.size += len(batch)
 
 
-def _stored_versions(con: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, _Kept]:
-    """The kept version (without its text yet) of each id of ``ids`` already in the store."""
-    if not ids:
-        return {}
-    rows = con.execute(
-        "SELECT hand_id, sha256, source_file, first_line FROM raw_hands "
-        "WHERE hand_id IN (SELECT unnest(?::VARCHAR[]))", [ids]
-    ).fetchall()
-    return {hid: _Kept(sha, file, line, -1) for hid, sha, file, line in rows}
-
-
-def _stored_text(con: duckdb.DuckDBPyConnection, hand_id: str) -> str:
-    rows = con.execute("SELECT raw_text FROM raw_hands WHERE hand_id = ?", [hand_id]).fetchall()
-    return str(rows[0][0]) if rows else ""
-
-
-class _Kept(NamedTuple):
-    """The version of a hand id that is kept: stored before (``row`` -1) or new in this
-    flush (its row)."""
-
-    sha256: str
-    file: str
-    line: int
-    row: int
-
-
-class _Hand(NamedTuple):
-    """One hand of a flush, for the rare messages about it (a conflict, unstorable)."""
-
-    hand_id: str
-    sha256: str
-    file: str
-    first_line: int
-    end_offset: int
-    raw_text: str
-
-
-def _hand(hands: HandRows, row: int) -> _Hand:
-    values = hands.raw.slice(row, 1).to_pylist()[0]
-    return _Hand(values["hand_id"], values["sha256"], values["source_file"],
-                 values["first_line"], values["end_offset"], values["raw_text"])
-
-
-def _unstorable(hand: _Hand, reason: BaseException) -> QuarantineItem:
-    error = (f"line {hand.first_line}: hand {hand.hand_id} was read but the store cannot hold "
-             f"its values ({type(reason).__name__}: {str(reason).splitlines()[0][:300]})")
-    return QuarantineItem(hand.file, hand.first_line, hand.hand_id, ErrorKind.UNSTORABLE, error,
-                          hand.raw_text, hand.first_line, hand.sha256, hand.end_offset)
+#: The store has no index on the hand id (``schemas/ddl/10_raw.sql``): a hand id already
+#: stored is left out by the insert itself, in the transaction that writes the hands, and
+#: the count below then fails the batch -- never two rows for one id, whoever else wrote.
+_NEW_IDS = ("WHERE NOT EXISTS (SELECT 1 FROM raw_hands r "
+            "WHERE r.hand_id = _ingest_batch.hand_id)")
 
 
 def _insert_hands(con: duckdb.DuckDBPyConnection, hands: HandRows) -> None:
-    inserted = _insert(con, "raw_hands", hands.raw)
+    inserted = _insert(con, "raw_hands", hands.raw, where=_NEW_IDS)
     for table, data in hands.tables().items():
         _insert(con, table, data, stamp=False)
     if inserted != len(hands):
@@ -262,49 +222,22 @@ def _flush(con: duckdb.DuckDBPyConnection, pending: _Pending, summary: IngestSum
     ``on_files`` of the files this completed."""
     hands = HandRows.concat([b.hands for b in pending.batches])
     problems = [p for b in pending.batches for p in b.problems]
-    raw = hands.raw
-    ids = raw.column("hand_id").to_pylist()
-    shas = raw.column("sha256").to_pylist()
-    # Reading order: batch by batch, and by first line inside a batch (a batch holds the
-    # scanner's hands before the ones the reference parser read).
-    batch_of = np.repeat(np.arange(len(pending.batches)), [len(b.hands) for b in pending.batches])
-    order = np.lexsort((raw.column("first_line").to_numpy(), batch_of)).tolist()
-    kept = _stored_versions(con, list(set(ids)))
-    new: list[int] = []
-    duplicates: list[int] = []
-    conflicts: list[QuarantineItem] = []
-    others: list[StoredVersion | None] = []
-    for row in order:
-        version = kept.get(ids[row])
-        if version is None:
-            kept[ids[row]] = _Kept(shas[row], "", 0, row)
-            new.append(row)
-        elif version.sha256 == shas[row]:
-            duplicates.append(row)
-        else:
-            hand = _hand(hands, row)
-            if version.row >= 0:
-                first = _hand(hands, version.row)
-                other = StoredVersion(first.sha256, first.file, first.first_line, first.raw_text)
-            else:
-                other = StoredVersion(version.sha256, version.file, version.line,
-                                      _stored_text(con, hand.hand_id))
-            conflicts.append(_conflict(hand, other))
-            others.append(other)
-    new.sort()
-    rows = hands.take(np.array(new, dtype=np.int64))
+    sorted_ = classify(con, hands, [len(b.hands) for b in pending.batches])
+    duplicates, conflicts, others = sorted_.duplicates, sorted_.conflicts, sorted_.others
+    rows = hands.take(np.array(sorted_.new, dtype=np.int64))
     unstorable: list[QuarantineItem] = []
     try:
         added = _write(con, pending, rows, problems, conflicts, others, unstorable)
     except _DATA_ERRORS:
         # A value the readers let through and the store refuses: bisect, set it aside.
         refused = dict(_refused(con, rows, list(range(len(rows)))))
-        unstorable = [_unstorable(_hand(rows, r), exc) for r, exc in sorted(refused.items())]
+        unstorable = [to_quarantine(hand_at(rows, r), exc) for r, exc in sorted(refused.items())]
         rows = rows.take(np.array([r for r in range(len(rows)) if r not in refused],
                                   dtype=np.int64))
         added = _write(con, pending, rows, problems, conflicts, others, unstorable)
     summary.stored += len(rows)
-    summary.stored_ids += rows.raw.column("hand_id").to_pylist()
+    if summary.keep_ids:
+        summary.stored_ids += rows.raw.column("hand_id").to_pylist()
     summary.duplicates += len(duplicates)
     summary.conflicts += len(conflicts)
     summary.quarantined += len(unstorable)
@@ -371,20 +304,6 @@ def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
         "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name]
     ).fetchall()
     return bool(rows[0][0])
-
-
-def _count(con: duckdb.DuckDBPyConnection, table: str) -> int:
-    return int(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
-
-
-def _conflict(hand: _Hand, kept: StoredVersion) -> QuarantineItem:
-    error = (
-        f"line {hand.first_line}: hand {hand.hand_id} conflicts with the version "
-        f"stored from {kept.file} line {kept.line} (same id, different text; "
-        f"sha256 {hand.sha256[:12]} vs {kept.sha256[:12]})"
-    )
-    return QuarantineItem(hand.file, hand.first_line, hand.hand_id, ErrorKind.CONFLICT,
-                          error, hand.raw_text, hand.first_line, hand.sha256, hand.end_offset)
 
 
 def load_items(

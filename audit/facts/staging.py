@@ -207,21 +207,28 @@ def fetch_staging(con: duckdb.DuckDBPyConnection, groups: Sequence[Sequence[str]
     con.register("_audit_order", pa.table({
         "hand_id": pa.array(hand_ids, pa.string()),
         "ordinal": pa.array(np.arange(len(hand_ids)), pa.int64())}))
+    # The range of the ids is implied by the join; said outright, DuckDB skips the row
+    # groups outside it (ids that share a table's prefix are stored together), so a read
+    # costs the rows it asks for, not a scan of every staging row of the store.
+    bounds = [min(hand_ids), max(hand_ids)] if hand_ids else ["", ""]
     try:
         hands = con.sql(
             "SELECT o.ordinal, h.table_id, epoch_us(h.time) AS time, h.game, h.limit_small, "
             "h.limit_big, h.ante, h.joker, h.button, h.jackpot, h.openers, h.carried, h.pot, "
             "h.rake, h.carried_out, h.first_line, h.result_line "
-            "FROM _audit_order o JOIN stg_hands h USING (hand_id) ORDER BY o.ordinal"
+            "FROM _audit_order o JOIN stg_hands h USING (hand_id) "
+            "WHERE h.hand_id BETWEEN $1 AND $2 ORDER BY o.ordinal", params=bounds
         ).to_arrow_table()
         seats = con.sql(
             "SELECT o.ordinal, s.seat, s.player_id, s.stack "
-            "FROM _audit_order o JOIN stg_seats s USING (hand_id)"
+            "FROM _audit_order o JOIN stg_seats s USING (hand_id) "
+            "WHERE s.hand_id BETWEEN $1 AND $2", params=bounds
         ).to_arrow_table()
         actions = con.sql(
             "SELECT o.ordinal, a.action_index, a.line, a.section, a.actor, a.verb, a.seat, "
             "a.amount, a.to_amount, a.cards, a.drawn, a.all_in, a.side_pot, a.reading "
-            "FROM _audit_order o JOIN stg_actions a USING (hand_id)"
+            "FROM _audit_order o JOIN stg_actions a USING (hand_id) "
+            "WHERE a.hand_id BETWEEN $1 AND $2", params=bounds
         ).to_arrow_table()
     finally:
         con.unregister("_audit_order")
@@ -237,6 +244,9 @@ def fetch_staging(con: duckdb.DuckDBPyConnection, groups: Sequence[Sequence[str]
 def _split(rows: pa.Table, starts: IntArray, within: str | None) -> list[pa.Table]:
     """``rows`` by hand (ordinal) then ``within``, cut at the groups' first ordinals,
     each part's ordinals counted from 0."""
+    # One chunk first: a take from a chunked table joins its chunks again on every call,
+    # which made each group's take cost the whole read.
+    rows = rows.combine_chunks()
     ordinal = _ints(rows.column("ordinal"), 0)
     order = (np.arange(len(ordinal)) if within is None
              else np.lexsort((_ints(rows.column(within), 0), ordinal)))

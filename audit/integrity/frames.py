@@ -61,9 +61,13 @@ WHERE ($since IS NULL OR {LOCAL_DAY_SQL} >= $since)
 ORDER BY h.table_id, h.time, h.hand_id
 """
 
+# The ids' range is implied by the join; said outright, DuckDB skips the row groups outside
+# it (a table's ids share a prefix and are stored together): a batch reads its own rows, not
+# every staging row of the store.
 _SEATS_SQL = """
 SELECT c.ord, s.seat, s.player_id
 FROM stg_seats s JOIN _integrity_batch c USING (hand_id)
+WHERE s.hand_id BETWEEN $low AND $high
 ORDER BY c.ord, s.seat
 """
 
@@ -73,6 +77,7 @@ SELECT c.ord, a.action_index, a.section, a.actor, a.verb, coalesce(a.seat, -1) A
        coalesce(a.amount, 0) AS amount, coalesce(a.to_amount, 0) AS to_amount, a.all_in,
        a.cards, a.drawn
 FROM stg_actions a JOIN _integrity_batch c USING (hand_id)
+WHERE a.hand_id BETWEEN $low AND $high
 """
 #: Code of each word a column may hold (the card codes of the rest of the project).
 _SECTION_CODE = {s.value: code for s, code in SECTION.items()}
@@ -246,9 +251,10 @@ def _batch(con: duckdb.DuckDBPyConnection, part: pa.Table, first: int, profile: 
     hand_ids = part.column("hand_id").to_pylist()
     con.register("_integrity_batch", pa.table({
         "hand_id": part.column("hand_id"), "ord": pa.array(np.arange(n, dtype=np.int64))}))
+    bounds = {"low": min(hand_ids), "high": max(hand_ids)} if hand_ids else {"low": "", "high": ""}
     try:
-        seats = con.sql(_SEATS_SQL).to_arrow_table()
-        acts = con.sql(_ACTIONS_SQL).to_arrow_table()
+        seats = con.sql(_SEATS_SQL, params=bounds).to_arrow_table()
+        acts = con.sql(_ACTIONS_SQL, params=bounds).to_arrow_table()
     finally:
         con.unregister("_integrity_batch")
     # Lines in log order; list columns stay where they are (their starts are reordered).

@@ -32,22 +32,16 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from audit.integrity.store import analyse_store
-from audit.profiles import Profile, ProfileError, load_profile
-from audit.store import audit_store
+from audit.profiles import ProfileError, load_profile
 from ingest.conservation import record_run
-from ingest.load import BATCH_SIZE, IngestSummary, Progress, load_items
-from ingest.reader import HandReader
+from ingest.load import BATCH_SIZE, IngestSummary
 from openers.nightly.checkpoints import checkpoint
 from openers.nightly.inbox import (
     FileAction,
     FilePlan,
-    FileRecord,
     InboxError,
     list_inbox,
     plan_files,
-    prefix_sha256,
-    record_files,
 )
 from openers.nightly.joblog import JobLog
 from openers.nightly.lock import JobLock, LockHeld
@@ -69,7 +63,8 @@ from openers.nightly.runs import (
     undelivered_reports,
 )
 from openers.nightly.sealing import StoreTampered, check_head, check_queued
-from openers.nightly.storeopen import DEFAULT_WAIT, connect_waiting
+from openers.nightly.stages import audit_stage, ingest_stage, integrity_stage, queue_hands
+from openers.nightly.storeopen import DEFAULT_WAIT, bound_memory, connect_waiting
 from openers.report import report_for_run
 from openers.verify import review_head
 from schemas.findings import Severity
@@ -175,6 +170,7 @@ def _locked_run(options: NightlyOptions, log: JobLog) -> NightlyResult:
         return NightlyResult(ExitCode.FAILED, RunStatus.FAILED, error=reason)
     try:
         con.execute("SET TimeZone = 'UTC'")
+        bound_memory(con, options.db)
         run_id = start_run(con, inbox=[str(p) for p in options.inboxes],
                            profile=options.profile, fail_on=options.fail_on.value,
                            reports_to=str(options.reports) if options.reports else None)
@@ -226,12 +222,12 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
     log.info("inbox planned", files=counts.files_seen, new=counts.files_new,
              grown=counts.files_grown, skipped=counts.files_skipped)
     read = [p for p in plans if p.pending]
-    summary = _ingest(con, read, options, log, result.run_id)
-    _queue_hands(con, result.run_id)
+    summary = ingest_stage(con, read, log, result.run_id, options.batch_size)
+    queue_hands(con, result.run_id)
     checkpoint("hands-queued")
     check_queued(con)
-    counts.tables_resequenced = _audit(con, profile, log, options.workers)
-    _integrity(con, profile, log, result.run_id)
+    counts.tables_resequenced = audit_stage(con, profile, log, options.workers)
+    integrity_stage(con, profile, log, result.run_id)
     quality = _finalize(con, result, summary, read, options, expect, missed_findings)
     checkpoint("finalized")
     for finding in quality:
@@ -244,114 +240,6 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
     if options.reports is not None:
         result.report_dir = _write_run_report(con, options.reports, result.run_id, log)
         checkpoint("report-written")
-
-
-def _ingest(con: duckdb.DuckDBPyConnection, plans: Sequence[FilePlan], options: NightlyOptions,
-            log: JobLog, run_id: int) -> IngestSummary:
-    """Load each pending file, then move its offset forward."""
-    summary = IngestSummary()
-    total = sum(p.size - p.start for p in plans)
-    with log.stage("ingest", total) as advance:
-
-        def on_batch(_: Progress) -> None:
-            checkpoint("ingest-batch")
-
-        readers = {HandReader(p.path, start_offset=p.start, start_line=p.start_line,
-                              complete_only=p.complete_only): p for p in plans}
-
-        def loaded(done: list[HandReader]) -> None:  # every hand of these is committed
-            with transaction(con):
-                records = []
-                for reader in done:
-                    plan = readers[reader]
-                    checkpoint("file-loaded")
-                    # A .gz is re-read whole when it changes: remember the file as hashed.
-                    read_bytes = plan.size if plan.compressed else reader.resume_offset
-                    whole = plan.compressed or read_bytes == plan.size
-                    digest = plan.sha256 if whole else prefix_sha256(plan.path, read_bytes)
-                    records.append(FileRecord(plan.path, read_bytes, reader.resume_line, digest))
-                record_files(con, records, run_id=run_id)  # one statement for the files
-                for reader in done:
-                    checkpoint("file-recorded")
-                    advance(readers[reader].size - readers[reader].start)
-
-        # One load for all files: its transactions span files (a file's offset is
-        # recorded once every hand of it is committed).
-        load_items(con, list(readers), summary=summary, progress=on_batch,
-                   files_total=len(plans), batch_size=options.batch_size, on_files=loaded)
-    return summary
-
-
-#: The hands to audit: those not audited yet and the deal right after each of them at its
-#: table (its J findings compare it with the deal before it, which may be new). Ordered as
-#: the audit orders a table's deals: by time, then hand id.
-_QUEUE_SQL = """
-INSERT OR IGNORE INTO ops_pending_hands (hand_id, table_id, queued_by_run)
-WITH changed AS (
-    SELECT DISTINCT h.table_id FROM hands h
-    WHERE NOT EXISTS (SELECT 1 FROM audit_hands a WHERE a.hand_id = h.hand_id)
-), deals AS (
-    SELECT h.hand_id, h.table_id, a.hand_id IS NULL AS unaudited,
-           lag(a.hand_id IS NULL) OVER (
-               PARTITION BY h.table_id ORDER BY h.time, h.hand_id) AS after_unaudited
-    FROM hands h
-    JOIN changed USING (table_id)
-    LEFT JOIN audit_hands a ON a.hand_id = h.hand_id
-)
-SELECT hand_id, table_id, ? FROM deals WHERE unaudited OR coalesce(after_unaudited, false)
-"""
-
-
-def _queue_hands(con: duckdb.DuckDBPyConnection, run_id: int) -> None:
-    """Write down, before auditing anything, every hand this audit must (re)check."""
-    con.execute(_QUEUE_SQL, [run_id])
-
-
-def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog,
-           workers: int | None) -> int:
-    """Audit the queued hands; returns how many tables they are at.
-
-    ``audit_store`` replaces a hand's audit rows, so hands audited by a killed run and
-    audited again now are not doubled. The queue is cleared when the run closes and
-    seals the new audit layer (:func:`_finalize`): until then the queue names the tables
-    whose audit rows may differ from the last seal.
-    """
-    # An Arrow column, not Python strings: a night of a million hands stays small. (Read
-    # through a cursor: DuckDB refuses a relation on a connection whose last execute()
-    # result is unread.)
-    reader = con.cursor()
-    try:
-        hand_ids = reader.sql("SELECT hand_id FROM ops_pending_hands ORDER BY table_id, "
-                              "hand_id").to_arrow_table().column("hand_id")
-    finally:
-        reader.close()
-    tables = int(con.execute(
-        "SELECT count(DISTINCT table_id) FROM ops_pending_hands").fetchall()[0][0])
-    if not len(hand_ids):
-        return 0
-    with log.stage("audit", len(hand_ids)) as advance:
-
-        def on_part(hands: int) -> None:
-            advance(hands)
-            checkpoint("audit-batch")
-
-        summary = audit_store(con, profile, hand_ids, workers=workers, progress=on_part)
-    checkpoint("hands-audited")
-    log.info("audit done", hands=summary.hands, tables=tables, findings=summary.findings,
-             unverifiable=summary.unverifiable, errors=summary.errors)
-    return tables
-
-
-def _integrity(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog, run_id: int) -> None:
-    """Integrity analytics over the store (docs/integrity.md), kept with its alerts. A failure
-    is logged, not the run's: the audit's findings stand without it."""
-    try:
-        found = analyse_store(con, profile, nightly_run_id=run_id)
-    except Exception:
-        log.error("integrity analysis failed", traceback=traceback.format_exc())
-        return
-    log.info("integrity done", hands=found.hands, cells=len(found.tested),
-             alerts=len(found.alerts), seconds=round(found.seconds, 1))
 
 
 def _finalize(con: duckdb.DuckDBPyConnection, result: NightlyResult, summary: IngestSummary,

@@ -1,9 +1,10 @@
 -- Staging layer: typed rows of each stored hand, and the public views `hands` and
 -- `actions` (a contract: reports, dashboards and users' SQL read them). Amounts are
 -- integer cents (BIGINT). Written only by ingest, in the same transaction as raw_hands.
+-- No primary key: one stg_hands row per raw_hands row, by ingest (see 10_raw.sql).
 
 CREATE TABLE IF NOT EXISTS stg_hands (
-    hand_id             VARCHAR PRIMARY KEY,
+    hand_id             VARCHAR NOT NULL,
     table_id            VARCHAR NOT NULL,
     time                TIMESTAMPTZ NOT NULL,
     utc_offset_minutes  INTEGER NOT NULL,  -- the offset the log wrote with Time

@@ -50,8 +50,10 @@ CREATE TABLE IF NOT EXISTS ops_inbox_files (
     updated_at TIMESTAMPTZ NOT NULL
 );
 
+-- No primary key: the claim (openers/nightly/runs.py) inserts only ids not yet there,
+-- and an index over every stored hand id would cost memory that grows with the store.
 CREATE TABLE IF NOT EXISTS ops_run_hands (
-    hand_id VARCHAR PRIMARY KEY,
+    hand_id VARCHAR NOT NULL,
     run_id BIGINT NOT NULL
 );
 

@@ -116,3 +116,33 @@ def test_new_deals_are_compared_with_the_stored_deal_before_them(
     audit_store(con, robert, later, workers=1)
     assert _findings(con) == [f for f in whole if f[0] not in firsts]
     assert any(code in {"J504", "J502"} for _, code, _ in _findings(con))
+
+
+def test_each_deal_audited_alone_reads_the_deals_its_findings_need(tmp_path: Path) -> None:
+    """A nightly audit reads only a few deals before its hands (back to the last deal that
+    carries nothing forward), not each table's history: auditing every deal of the J
+    fixtures alone -- carried pots, forfeited money (J506), the button, antes -- finds
+    exactly what auditing them all together does."""
+    from audit.store import _stored
+
+    db = tmp_path / "j.duckdb"
+    ingest_paths(sorted(str(p) for p in FIXTURES.glob("J5*.log")), str(db))
+    con = connect(db)
+    robert = load_profile("robert")
+    audit_store(con, robert, workers=1)
+    whole = _findings(con)
+    assert {code for _, code, _ in whole} >= {"J501", "J504", "J506"}
+    ids = [h for (h,) in con.execute("SELECT hand_id FROM stg_hands ORDER BY ALL").fetchall()]
+    con.execute("DELETE FROM audit_findings")
+    for hand_id in ids:
+        audit_store(con, robert, [hand_id], workers=1)
+    assert _findings(con) == whole
+    # The context is bounded: the last deal of a table whose pots were all won reads only
+    # the deals from the last one that carried nothing forward.
+    last = con.execute(
+        "SELECT hand_id, table_id FROM stg_hands ORDER BY time DESC, hand_id DESC LIMIT 1"
+    ).fetchone()
+    assert last is not None
+    read = _stored(con.cursor(), [last[0]])
+    table = _count(con, f"SELECT count(*) FROM stg_hands WHERE table_id = '{last[1]}'")
+    assert 1 < read.num_rows <= table

@@ -170,3 +170,27 @@ def test_fast_path_and_reference_parser_store_the_same_rows(tmp_path: Path, db: 
     hands = _rows(db, "SELECT * EXCLUDE (hand_id, first_line, result_line, sha256) FROM hands "
                       "ORDER BY hand_id")
     assert hands[0] == hands[1]
+
+
+def test_a_hand_id_already_stored_fails_the_batch_without_an_index(
+    tmp_path: Path, db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """raw_hands has no primary key: the insert itself leaves out an id already stored (as
+    another writer could have stored it since the batch was sorted) and the count fails
+    the batch, rolled back whole -- never two rows for one id."""
+    from ingest.classify import Classified
+    from ingest.conservation import ConservationError
+
+    path = _file(tmp_path / "a.log", "U1", "U2")
+    ingest_paths([path], db)
+    before = {t: _rows(db, f"SELECT count(*) FROM {t}") for t in
+              ("raw_hands", "stg_hands", "stg_seats", "stg_actions")}
+
+    def unsorted(con, hands, batch_sizes):  # every hand taken for new
+        return Classified(new=list(range(len(hands))))
+
+    monkeypatch.setattr(ingest.load, "classify", unsorted)
+    with pytest.raises(ConservationError, match="raw_hands rows"):
+        ingest_paths([path], db)
+    assert {t: _rows(db, f"SELECT count(*) FROM {t}") for t in before} == before
+    assert _rows(db, "SELECT count(DISTINCT hand_id) = count(*) FROM raw_hands") == [(True,)]

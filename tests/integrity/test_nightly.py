@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from openers.nightly import job
+from openers.nightly import stages
 from openers.nightly.job import ExitCode, FailOn, NightlyOptions, run_nightly
 from openers.nightly.joblog import JobLog, LogFormat
 from tests.integrity.conftest import Room
@@ -38,7 +38,7 @@ def test_a_failed_analysis_is_logged_not_the_run(cheat_room: Room, tmp_path: Pat
     def broken(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("the analysis broke")
 
-    monkeypatch.setattr(job, "analyse_store", broken)
+    monkeypatch.setattr(stages, "analyse_store", broken)
     stream = io.StringIO()
     result = run_nightly(NightlyOptions(inboxes=(cheat_room.folder / "logs",),
                                         db=tmp_path / "store.duckdb", reports=None,

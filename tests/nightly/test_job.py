@@ -180,7 +180,7 @@ def test_a_hand_still_being_written_waits_for_the_next_run(tmp_path):
 
 
 def test_bad_profile_and_internal_errors_exit_2_never_1(tmp_path, monkeypatch):
-    import openers.nightly.job as job
+    import openers.nightly.stages as stages
 
     write_day(tmp_path / "inbox", ("T01",), range(3))
     bad = run_in_process(tmp_path, profile="no-such-house")
@@ -189,7 +189,7 @@ def test_bad_profile_and_internal_errors_exit_2_never_1(tmp_path, monkeypatch):
     def broken(*_args, **_kwargs):
         raise KeyError("a bug")
 
-    monkeypatch.setattr(job, "audit_store", broken)
+    monkeypatch.setattr(stages, "audit_store", broken)
     crashed = run_in_process(tmp_path)
     assert crashed.exit_code is ExitCode.FAILED
     assert (crashed.error or "").startswith("internal error: KeyError")
