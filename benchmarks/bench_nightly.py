@@ -125,7 +125,8 @@ def _night(inbox: Path, db: Path, reports: Path) -> Night:
         if event["message"] == "run finished":
             hands = int(event.get("hands", 0))
         if "progress" not in event["message"]:
-            extra = (f"  (stage: {event['seconds']:.2f} s wall, {event['cpu_seconds']:.2f} s CPU)"
+            extra = (f"  (stage: {event['seconds']:.2f} s wall, {event['cpu_seconds']:.2f} s CPU, "
+                     f"job's peak so far {event.get('peak_mib', 0):,} MiB)"
                      if "cpu_seconds" in event else "")
             stages.append(f"    +{at - first:7.2f} s  {event['message']}{extra}")
     return Night(seconds, cpu, hands, stages, *peaks)

@@ -100,7 +100,7 @@ class JobLog:
         yield advance
         self.info(f"{name}: done", stage=name, done=done, total=total,
                   seconds=round(time.perf_counter() - wall, 3),
-                  cpu_seconds=round(_cpu_seconds() - cpu, 3))
+                  cpu_seconds=round(_cpu_seconds() - cpu, 3), peak_mib=peak_mib())
 
 
 def _cpu_seconds() -> float:
@@ -108,6 +108,17 @@ def _cpu_seconds() -> float:
     audit's pool workers, once the pool is shut down)."""
     times = os.times()
     return times.user + times.system + times.children_user + times.children_system
+
+
+def peak_mib() -> int:
+    """This process's peak resident memory so far, in MiB (0 where the platform does not
+    say): logged at the end of each stage, so the stage that set the job's peak is the
+    first whose figure reaches it."""
+    try:
+        import resource  # Unix only
+    except ImportError:
+        return 0
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) // 1024  # KiB on Linux
 
 
 def _plain(value: Any) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 
-from openers.nightly.joblog import JobLog, LogFormat
+from openers.nightly.joblog import JobLog, LogFormat, peak_mib
 
 
 def test_json_lines_carry_level_message_and_fields():
@@ -31,3 +31,16 @@ def test_plain_lines_when_not_a_terminal():
     JobLog(LogFormat.TEXT, out).warning("file shrank", file="/in/a b.log")
     line = out.getvalue()
     assert "WARNING" in line and 'file="/in/a b.log"' in line and "\x1b[" not in line
+
+
+def test_a_stage_ends_with_the_peak_memory_so_far():
+    out = io.StringIO()
+    log = JobLog(LogFormat.JSON, out)
+    with log.stage("audit", 1) as advance:
+        held = bytearray(64 << 20)  # 64 MiB touched inside the stage
+        held[:: 4096] = b"x" * len(held[:: 4096])
+        advance(1)
+    done = [json.loads(line) for line in out.getvalue().splitlines()][-1]
+    assert done["message"] == "audit: done"
+    assert done["peak_mib"] >= 64 and done["peak_mib"] == peak_mib()
+    del held
