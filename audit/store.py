@@ -51,9 +51,8 @@ from schemas.records import HandRecord
 BATCH_HANDS = 2000
 #: Hands read from the store at a time (whole batches): each read joins every staging
 #: table once, whatever the number of hands it asks for, so few large reads cost far less
-#: than one per batch; memory holds a read and the batches in flight (20,000 a read put the
-#: million-hand night at 1,977 to 2,077 MiB, its peak set in the audit stage).
-READ_HANDS = 10000
+#: than one per batch; memory holds a read and the batches in flight.
+READ_HANDS = 20000
 
 
 @dataclass(frozen=True, slots=True)
