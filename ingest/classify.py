@@ -8,7 +8,7 @@ conflict (see :mod:`ingest.load`).
 
 The store's ``raw_hands`` has no index on the hand id (``schemas/ddl/10_raw.sql``):
 uniqueness is this sorting's, and the writer's insert checks it again in the
-transaction that writes the hands (:func:`ingest.load._insert_hands`).
+transaction that writes the hands (:func:`ingest.commit._insert_hands`).
 """
 
 from __future__ import annotations

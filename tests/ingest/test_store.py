@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-import ingest.load
+import ingest.commit
 from ingest.load import ingest_paths
 from ingest.parser import parse_hand
 from schemas.store import connect
@@ -101,7 +101,7 @@ def test_crash_mid_batch_leaves_store_as_before_the_batch(
     tmp_path: Path, db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = _file(tmp_path / "a.log", "K1", "K2", "K3", "K4", "K5")
-    real_insert = ingest.load._insert
+    real_insert = ingest.commit._insert
     calls = {"stg_actions": 0}
 
     def failing(con, table, data, **kw):
@@ -111,7 +111,7 @@ def test_crash_mid_batch_leaves_store_as_before_the_batch(
                 raise RuntimeError("power cut")
         return real_insert(con, table, data, **kw)
 
-    monkeypatch.setattr(ingest.load, "_insert", failing)
+    monkeypatch.setattr(ingest.commit, "_insert", failing)
     with pytest.raises(RuntimeError, match="power cut"):
         ingest_paths([path], db, batch_size=2)
     # The first batch (K1, K2) is stored whole; nothing of the second batch is.
@@ -120,7 +120,7 @@ def test_crash_mid_batch_leaves_store_as_before_the_batch(
     assert _rows(db, "SELECT DISTINCT hand_id FROM stg_seats ORDER BY 1") == [("K1",), ("K2",)]
     assert _rows(db, "SELECT DISTINCT hand_id FROM stg_actions ORDER BY 1") == [
         ("K1",), ("K2",)]
-    monkeypatch.setattr(ingest.load, "_insert", real_insert)
+    monkeypatch.setattr(ingest.commit, "_insert", real_insert)
     summary = ingest_paths([path], db, batch_size=2)
     assert (summary.stored, summary.duplicates) == (3, 2)
 
@@ -189,7 +189,7 @@ def test_a_hand_id_already_stored_fails_the_batch_without_an_index(
     def unsorted(con, hands, batch_sizes):  # every hand taken for new
         return Classified(new=list(range(len(hands))))
 
-    monkeypatch.setattr(ingest.load, "classify", unsorted)
+    monkeypatch.setattr(ingest.commit, "classify", unsorted)
     with pytest.raises(ConservationError, match="raw_hands rows"):
         ingest_paths([path], db)
     assert {t: _rows(db, f"SELECT count(*) FROM {t}") for t in before} == before
