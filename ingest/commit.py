@@ -65,10 +65,18 @@ class Pending:
         self.batches: list[ReadBatch] = []
         self.files: list[FileDone] = []
         self.size = 0
+        self._hands: HandRows | None = None
 
     def add(self, batch: ReadBatch) -> None:
         self.batches.append(batch)
         self.size += len(batch)
+        self._hands = None
+
+    def join(self) -> HandRows:
+        """The readable hands of every batch, in reading order (joined once)."""
+        if self._hands is None:
+            self._hands = HandRows.concat([b.hands for b in self.batches])
+        return self._hands
 
 
 def _unregister(con: duckdb.DuckDBPyConnection, name: str) -> None:
@@ -144,7 +152,7 @@ def flush(con: duckdb.DuckDBPyConnection, pending: Pending, summary: IngestSumma
           on_files: Callable[[list[HandReader]], None] | None = None) -> None:
     """Classify the pending hands and write everything in one transaction; then tell
     ``on_files`` of the files this completed."""
-    hands = HandRows.concat([b.hands for b in pending.batches])
+    hands = pending.join()
     problems = [p for b in pending.batches for p in b.problems]
     sorted_ = classify(con, hands, [len(b.hands) for b in pending.batches])
     duplicates, conflicts, others = sorted_.duplicates, sorted_.conflicts, sorted_.others
@@ -241,6 +249,7 @@ class Writer:
 
     def submit(self, pending: Pending) -> None:
         """Write ``pending`` once the flush before it is written."""
+        pending.join()  # here, in the reading thread, while the write before runs
         self.wait()
         self._running = self._pool.submit(flush, self._con, pending, self._summary,
                                           self._on_files)
