@@ -185,7 +185,7 @@ class PairDecisionTest(IntegrityTest):
         exposed = tables.sums(tables.exposed)
         others = tables.sums(tables.total - tables.exposed)
         eligible = (exposed >= MIN_EXPOSED) & (others >= MIN_OTHER)
-        bound = strata.chernoff_many(tables, greater=self.greater)
+        bound = strata.chernoff_many(tables, greater=self.greater, wanted=eligible)
         odds, low, high = strata.mantel_haenszel_many(tables)
         used = tables.informative()
         hits, expected = used.sums(used.hits), used.sums(used.exposed * used.total_hits
@@ -302,11 +302,11 @@ def _strongest_links(t: Tables, greater: bool) -> dict[int, int]:
     """Each actor's partner with the smallest directed p-value, where it is below LINK_P."""
     keys, owner = np.unique(pair_key(t.actor, t.partner), return_inverse=True)
     tables = strata.StrataSet(owner, t.total, t.total_hits, t.exposed, t.hits, len(keys))
-    exposed = tables.sums(tables.exposed)
-    bound = strata.chernoff_many(tables, greater=greater)
+    enough = tables.sums(tables.exposed) >= MIN_EXPOSED
+    bound = strata.chernoff_many(tables, greater=greater, wanted=enough)
     best: dict[int, tuple[float, int]] = {}
     actors, partners = split_key(keys)
-    for j in np.nonzero((bound < LINK_P * 100) & (exposed >= MIN_EXPOSED))[0].tolist():
+    for j in np.nonzero((bound < LINK_P * 100) & enough)[0].tolist():
         p = strata.stratified_exact(tables.strata(j), greater=greater).p_value
         a = int(actors[j])
         if p < LINK_P and p < best.get(a, (1.0, -1))[0]:
