@@ -62,6 +62,35 @@ def subject_of(level: Level, key: int, lookup: Lookup) -> Subject:
     return Subject(player_id=lookup.player(int(a[0])), partner_id=lookup.player(int(b[0])))
 
 
+#: Keys are counted through a dense table when it has at most this many slots, or twice
+#: the keys, whichever is more (else sorted, as ``np.unique`` does).
+_DENSE_SLOTS = 1 << 16
+
+
+def unique_inverse(keys: npt.ArrayLike) -> tuple[I64, npt.NDArray[np.intp]]:
+    """``np.unique(keys, return_inverse=True)``, the same arrays, without sorting the keys
+    when they are few and small.
+
+    The keys of the tests are codes (players, dealers, strata) or :func:`pair_key` of two
+    codes: both halves are small, so each key has a slot in a dense table of
+    ``(high + 1) * (low + 1)`` slots, in key order, and one ``bincount`` finds the keys
+    present (sorting a batch's million keys costs far more).
+    """
+    k = np.asarray(keys, dtype=np.int64)
+    if len(k) and int(k.min()) >= 0:
+        high, low = k >> 32, k & 0xFFFFFFFF
+        width = int(low.max()) + 1
+        slots = (int(high.max()) + 1) * width
+        if slots <= max(_DENSE_SLOTS, 2 * len(k)):
+            dense = high * width + low
+            present = np.bincount(dense, minlength=slots) > 0
+            rank = np.cumsum(present) - 1
+            found = np.flatnonzero(present)
+            return (found // width << 32) | (found % width), rank[dense]
+    unique, inverse = np.unique(k, return_inverse=True)
+    return unique, inverse.reshape(-1)
+
+
 def grouped_counts(hand_group: I64, item_hand: npt.ArrayLike, inner: I64, size: int
                    ) -> tuple[I64, F64]:
     """Counts of items by (their hand's group, inner index), as ``group * size + inner`` keys.
@@ -69,7 +98,7 @@ def grouped_counts(hand_group: I64, item_hand: npt.ArrayLike, inner: I64, size: 
     Many items share few groups: the groups are found among the hands and the items are
     counted with one ``bincount``, never sorted (the card tests count millions of cards).
     """
-    groups, hand_index = np.unique(hand_group, return_inverse=True)
+    groups, hand_index = unique_inverse(hand_group)
     flat = hand_index[np.asarray(item_hand, dtype=np.int64)] * size + inner
     counts = np.bincount(flat, minlength=len(groups) * size)
     found = np.nonzero(counts)[0]
@@ -102,7 +131,7 @@ class Sums:
         """Add one row per key (keys may repeat)."""
         if len(keys) == 0:
             return
-        unique, inverse = np.unique(keys, return_inverse=True)
+        unique, inverse = unique_inverse(keys)
         block = np.empty((len(unique), self._columns))
         for i, column in enumerate(columns):
             block[:, i] = np.bincount(inverse, weights=np.asarray(column, dtype=np.float64),
@@ -123,7 +152,7 @@ class Sums:
             return self._keys[0], self._values[0]
         keys = np.concatenate(self._keys)
         values = np.concatenate(self._values)
-        unique, inverse = np.unique(keys, return_inverse=True)
+        unique, inverse = unique_inverse(keys)
         out = np.empty((len(unique), self._columns))
         for i in range(self._columns):
             out[:, i] = np.bincount(inverse, weights=values[:, i], minlength=len(unique))
@@ -160,7 +189,8 @@ class Events:
         if len(keys) == 0:
             return
         keys = np.asarray(keys, dtype=np.int64)
-        unique, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+        unique, inverse = unique_inverse(keys)
+        counts = np.bincount(inverse, minlength=len(unique))
         at, known = self._find(unique)
         before = np.zeros(len(unique), dtype=np.int64)
         before[known] = self._totals[at[known]]
