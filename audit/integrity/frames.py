@@ -179,6 +179,36 @@ def _encoded(column: pa.Array | pa.ChunkedArray, codes: dict[str, int]) -> I64:
     return lookup[index]
 
 
+def _two_byte_codes() -> I8:
+    """Code of each two-byte card text, by its bytes as one 16-bit number (-1: no card)."""
+    table = np.full(1 << 16, -1, dtype=np.int8)
+    for card, code in _CARD_CODE.items():
+        raw = card.encode()
+        if len(raw) == 2:
+            table[raw[0] << 8 | raw[1]] = code
+    return table
+
+
+_CARD_BY_BYTES = _two_byte_codes()
+
+
+def _card_codes(cards: pa.Array) -> I8:
+    """Codes of a flat array of card texts (-1 for a text that is no card, or NULL).
+
+    Every card text is two bytes, so each is looked up by its bytes, with no hashing;
+    an array with any other length goes through :func:`_encoded`."""
+    if cards.type != pa.string() or cards.null_count or cards.buffers()[2] is None:
+        return _encoded(cards, _CARD_CODE).astype(np.int8)
+    offsets = np.frombuffer(cards.buffers()[1], dtype=np.int32)[
+        cards.offset:cards.offset + len(cards) + 1]
+    data = cards.buffers()[2]
+    if not np.all(np.diff(offsets) == 2):
+        return _encoded(cards, _CARD_CODE).astype(np.int8)
+    raw = np.frombuffer(data, dtype=np.uint8)
+    first = offsets[:-1]
+    return _CARD_BY_BYTES[raw[first].astype(np.int32) << 8 | raw[first + 1]]
+
+
 def _flatten(column: pa.ChunkedArray, base: int) -> tuple[I32, I8, I8]:
     """Start, count (-1 for NULL) and flat card codes of a list column of cards; starts
     shifted by ``base``."""
@@ -188,8 +218,7 @@ def _flatten(column: pa.ChunkedArray, base: int) -> tuple[I32, I8, I8]:
     counts = np.diff(offsets).astype(np.int8)
     counts[~valid] = -1
     starts = (offsets[:-1] - offsets[0] + base).astype(np.int32)
-    flat = _encoded(array.flatten(), _CARD_CODE).astype(np.int8)
-    return starts, counts, flat
+    return starts, counts, _card_codes(array.flatten())
 
 
 def _openers_codes(hands: pa.Table, profile: Profile) -> I8:
@@ -258,7 +287,9 @@ def _batch(con: duckdb.DuckDBPyConnection, part: pa.Table, first: int, profile: 
     finally:
         con.unregister("_integrity_batch")
     # Lines in log order; list columns stay where they are (their starts are reordered).
-    order = np.lexsort((acts.column("action_index").to_numpy(), acts.column("ord").to_numpy()))
+    # one stable sort of one key (the rows come nearly in order: a sort of runs)
+    order = np.argsort(acts.column("ord").to_numpy() << 32
+                       | acts.column("action_index").to_numpy().astype(np.int64), kind="stable")
     seat_start, seat_count = _offsets(seats.column("ord").to_numpy(), n)
     act_start, act_count = _offsets(acts.column("ord").to_numpy(), n)
     c_start, c_count, c_flat = _flatten(acts.column("cards"), 0)
