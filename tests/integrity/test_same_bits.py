@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from audit.integrity import strata
+from audit.integrity import stats, strata
 from audit.integrity.checks._common import unique_inverse
 from audit.integrity.features import pair_key
 
@@ -49,3 +49,36 @@ def test_chernoff_of_some_problems_is_each_problems_bound(greater: bool) -> None
     assert np.array_equal(some[wanted].view(np.int64), every[wanted].view(np.int64))
     assert (some[~wanted] == 1.0).all()
     assert (every < 1).any() and (every <= 1).all()
+
+
+def _bits(values: object) -> list[int]:
+    return np.asarray(values, dtype=np.float64).view(np.int64).tolist()
+
+
+def test_vectorised_statistics_are_the_scalar_ones() -> None:
+    rng = np.random.default_rng(3)
+    n = rng.integers(1, 5000, 400)
+    n[:5] = [1, 2, 100, 101, 4999]
+    x = rng.integers(0, n + 2)
+    x[:5] = [0, 3, 0, 100, 4999]
+    total = rng.random(400) * n
+    total_sq = total * rng.random(400)
+    pairs = list(zip(x.tolist(), n.tolist(), strict=True))
+    assert _bits(stats.binomial_upper_many(x, n, 0.05)) \
+        == _bits([stats.binomial_upper(a, b, 0.05) for a, b in pairs])
+    x = np.minimum(x, n)  # a share: at most all of them
+    low, high = stats.wilson_many(x, n)
+    want = [stats.wilson(a, b) for a, b in zip(x.tolist(), n.tolist(), strict=True)]
+    assert _bits(low) == _bits([w[0] for w in want])
+    assert _bits(high) == _bits([w[1] for w in want])
+    for two_sided in (False, True):
+        z, p = stats.uniform_mean_p_many(total, n, two_sided=two_sided)
+        scalar = [stats.uniform_mean_p(t, b, two_sided=two_sided)
+                  for t, b in zip(total, n.tolist(), strict=True)]
+        assert _bits(z) == _bits([s[0] for s in scalar])
+        assert _bits(p) == _bits([s[1] for s in scalar])
+    got = stats.mean_interval_many(total, total_sq, n)
+    scalar_means = [stats.mean_interval(t, q, b)
+                    for t, q, b in zip(total, total_sq, n.tolist(), strict=True)]
+    for k in range(3):
+        assert _bits(got[k]) == _bits([s[k] for s in scalar_means])
