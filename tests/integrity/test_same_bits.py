@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from audit.integrity import stats, strata
+from audit.integrity.checks import c201_arrive_together as c201
 from audit.integrity.checks._common import unique_inverse
 from audit.integrity.features import pair_key
 
@@ -82,3 +83,33 @@ def test_vectorised_statistics_are_the_scalar_ones() -> None:
                     for t, q, b in zip(total, total_sq, n.tolist(), strict=True)]
     for k in range(3):
         assert _bits(got[k]) == _bits([s[k] for s in scalar_means])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_arrive_together_screen_counts_as_the_test(seed: int) -> None:
+    """The compiled screen of C201 finds each pair's coincidence chances as ``_judge``
+    does: its log-product is the log of their product, so it skips no testable pair."""
+    rng = np.random.default_rng(seed)
+    moves = int(rng.integers(2, 300))
+    times = np.sort(rng.integers(0, 600, moves)).astype(np.float64) + rng.random(moves)
+    times[: moves // 3] = np.round(times[: moves // 3])  # exact hour gaps: edges of the span
+    kinds = rng.integers(0, 2, moves).astype(np.int64)
+    players = rng.integers(0, 6, moves).astype(np.int64)
+    moved = np.bincount(players, minlength=6).astype(np.int64)
+    order = np.argsort(players, kind="stable").astype(np.int64)
+    starts = np.concatenate(([0], np.cumsum(moved)[:-1])).astype(np.int64)
+    mine, theirs = np.array([0, 1, 2, 5]), np.array([1, 0, 3, 4])
+    log_floor, positive = c201._attainable(times, kinds, order, starts, moved, mine, theirs)
+    for q in range(len(mine)):
+        chances = []
+        for kind in (0, 1):
+            m = np.flatnonzero((players == mine[q]) & (kinds == kind))
+            t = np.sort(times[(players == theirs[q]) & (kinds == kind)])
+            at = times[m]
+            near = (np.searchsorted(t, at + c201.SPAN_MINUTES, "right")
+                    - np.searchsorted(t, at - c201.SPAN_MINUTES, "left"))
+            chances.extend(c201.coincidence_probability(near).tolist())
+        nonzero = [c for c in chances if c > 0]
+        assert positive[q] == bool(nonzero)
+        if nonzero:
+            assert log_floor[q] == pytest.approx(float(np.log(np.prod(nonzero))), abs=1e-12)
