@@ -130,7 +130,7 @@ def mean_interval_many(total: F64, total_sq: F64, n: npt.NDArray[np.int64]
     n = np.asarray(n, dtype=np.int64)
     mean = np.asarray(total, dtype=np.float64) / n
     spread = np.asarray(total_sq, dtype=np.float64) / n - mean * mean
-    var = np.where(0.0 > spread, 0.0, spread) * n / np.maximum(n - 1, 1)  # max(spread, 0.0)
+    var = np.where(spread < 0.0, 0.0, spread) * n / np.maximum(n - 1, 1)  # max(spread, 0.0)
     half = Z95 * np.sqrt(var / n)
     return mean, mean - half, mean + half
 
