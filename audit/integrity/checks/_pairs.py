@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from audit.evaluator import describe_strength
 from audit.integrity import strata
-from audit.integrity.checks._common import Events
+from audit.integrity.checks._common import Events, unique_inverse
 from audit.integrity.checks._pair_counts import DecisionCounts, Tables
 from audit.integrity.features import BatchView, Lookup, pair_key, split_key
 from audit.integrity.model import Cell, Evidence, Family, Level, Subject
@@ -218,11 +218,10 @@ class PairDecisionTest(IntegrityTest):
         """Every pair's tables: both directions for a pair either way round; a direction
         whose actor has a strong link elsewhere split by that link's exposure (those tables
         come after the others, in (actor, partner, stratum) order)."""
-        keys, owner = np.unique(self._pair_key(directed.actor, directed.partner),
-                                return_inverse=True)
+        keys, owner = unique_inverse(self._pair_key(directed.actor, directed.partner))
         a_codes, b_codes = split_key(keys)
         pairs = list(zip(a_codes.tolist(), b_codes.tolist(), strict=True))
-        linked = np.array([links.get(int(x), -1) for x in directed.actor.tolist()])
+        linked = _linked(links, directed.actor)
         split = (linked >= 0) & (linked != directed.partner)
         parts = [(owner[~split], directed.total[~split], directed.total_hits[~split],
                   directed.exposed[~split], directed.hits[~split])]
@@ -298,9 +297,21 @@ class Figures:
     other_hits: int
 
 
+def _linked(links: dict[int, int], actors: I64) -> I64:
+    """Each actor's strongest link (-1 for none)."""
+    linked = np.full(len(actors), -1, dtype=np.int64)
+    if links and len(actors):
+        keys = np.array(sorted(links), dtype=np.int64)
+        values = np.array([links[k] for k in keys.tolist()], dtype=np.int64)
+        at = np.minimum(np.searchsorted(keys, actors), len(keys) - 1)
+        found = keys[at] == actors
+        linked[found] = values[at[found]]
+    return linked
+
+
 def _strongest_links(t: Tables, greater: bool) -> dict[int, int]:
     """Each actor's partner with the smallest directed p-value, where it is below LINK_P."""
-    keys, owner = np.unique(pair_key(t.actor, t.partner), return_inverse=True)
+    keys, owner = unique_inverse(pair_key(t.actor, t.partner))
     tables = strata.StrataSet(owner, t.total, t.total_hits, t.exposed, t.hits, len(keys))
     enough = tables.sums(tables.exposed) >= MIN_EXPOSED
     bound = strata.chernoff_many(tables, greater=greater, wanted=enough)
