@@ -235,20 +235,34 @@ def _flatten(column: pa.ChunkedArray, base: int) -> tuple[I32, I8, I8]:
     return starts, counts, _card_codes(array.flatten())
 
 
+def _word_index(column: pa.ChunkedArray | pa.Array) -> tuple[I64, list[str | None]]:
+    """Each value's index among the column's distinct values, and those values (None last,
+    for NULL)."""
+    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    encoded = pc.dictionary_encode(array)
+    words: list[str | None] = [*encoded.dictionary.to_pylist(), None]
+    index = encoded.indices.fill_null(len(words) - 1).to_numpy(zero_copy_only=False)
+    return index.astype(np.int64), words
+
+
 def _openers_codes(hands: pa.Table, profile: Profile) -> I8:
-    header = hands.column("openers").to_pylist()
-    games = hands.column("game").to_pylist()
-    jackpots = hands.column("jackpot").to_pylist()
-    out = np.empty(len(header), dtype=np.int8)
-    cache: dict[tuple[str | None, str, int], int] = {}
-    for i, (opens, game, jackpot) in enumerate(zip(header, games, jackpots, strict=True)):
-        key = (opens, game, jackpot)
-        code = cache.get(key)
-        if code is None:
-            minimum = Openers(opens) if opens else profile.openers_for(jackpot, Game(game))
-            code = cache[key] = OPENERS_CODE[minimum]
-        out[i] = code
-    return out
+    """Each hand's minimum openers (its header's, else the house's for its game and jackpot),
+    worked out once per distinct (header, game, jackpot)."""
+    header, header_words = _word_index(hands.column("openers"))
+    game, game_words = _word_index(hands.column("game"))
+    jackpots, jackpot = np.unique(hands.column("jackpot").to_numpy(zero_copy_only=False)
+                                  .astype(np.int64), return_inverse=True)
+    combos, which = np.unique((header * len(game_words) + game) * len(jackpots)
+                              + jackpot.reshape(-1), return_inverse=True)
+    codes = np.empty(len(combos), dtype=np.int8)
+    for i, combo in enumerate(combos.tolist()):
+        rest, j = divmod(combo, len(jackpots))
+        h, g = divmod(rest, len(game_words))
+        opens, name = header_words[h], game_words[g]
+        minimum = Openers(opens) if opens else profile.openers_for(int(jackpots[j]),
+                                                                   Game(name))
+        codes[i] = OPENERS_CODE[minimum]
+    return codes[which.reshape(-1)]
 
 
 def read_batches(con: duckdb.DuckDBPyConnection, profile: Profile, names: Names, *,

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
-from audit.integrity import stats, strata
+from audit.integrity import frames, stats, strata
 from audit.integrity.checks import c201_arrive_together as c201
 from audit.integrity.checks._common import unique_inverse
 from audit.integrity.features import pair_key
+from audit.integrity.frames import OPENERS_CODE
+from audit.profiles import load_profile
+from schemas.records import Game, Openers
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -113,3 +117,20 @@ def test_arrive_together_screen_counts_as_the_test(seed: int) -> None:
         assert positive[q] == bool(nonzero)
         if nonzero:
             assert log_floor[q] == pytest.approx(float(np.log(np.prod(nonzero))), abs=1e-12)
+
+
+@pytest.mark.parametrize("house", ["robert", "house23", "foster", "laws"])
+def test_openers_codes_are_each_hands(house: str) -> None:
+    """Each hand's minimum openers, worked out once per distinct (header, game, jackpot),
+    is the one the header or the house gives that hand."""
+    rng = np.random.default_rng(5)
+    n = 500
+    header = rng.choice(np.array([None, "", "JJ", "QQ", "KK", "AA", "ANY"], dtype=object), n)
+    game = rng.choice(np.array([g.value for g in Game]), n)
+    jackpot = rng.integers(0, 12, n).astype(np.int32)
+    hands = pa.table({"openers": pa.array(header.tolist(), pa.string()),
+                      "game": pa.array(game.tolist()), "jackpot": pa.array(jackpot)})
+    profile = load_profile(house)
+    want = [OPENERS_CODE[Openers(o) if o else profile.openers_for(int(j), Game(g))]
+            for o, g, j in zip(header.tolist(), game.tolist(), jackpot.tolist(), strict=True)]
+    assert frames._openers_codes(hands, profile).tolist() == want
