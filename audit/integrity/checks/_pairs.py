@@ -193,9 +193,14 @@ class PairDecisionTest(IntegrityTest):
         n_used = used.sums(used.exposed)
         other_n = used.sums(used.total - used.exposed)
         other_y = used.sums(used.total_hits - used.hits)
-        for j in np.nonzero(eligible)[0].tolist():
+        judged = np.flatnonzero(eligible)
+        # each cell's figures as Python numbers, converted once for all the cells
+        columns = zip(judged.tolist(), bound[judged].tolist(),
+                      *(c[judged].astype(np.int64).tolist() for c in (hits, n_used, other_n,
+                                                                      other_y)),
+                      *(c[judged].tolist() for c in (expected, odds, low, high)), strict=True)
+        for j, p, hit, n, other, other_hit, mean, ratio, ratio_low, ratio_high in columns:
             a, b = pairs[j]
-            p = float(bound[j])
             pair_strata: list[strata.Stratum] = []
             if p < EXACT_BELOW:  # the bound is near enough to decide nothing: be exact
                 pair_strata = tables.strata(j)
@@ -203,8 +208,7 @@ class PairDecisionTest(IntegrityTest):
             adjusted = {lookup.player(x): lookup.player(links[x]) for x in (a, b)
                         if x in links and links[x] not in (a, b)}
             yield self._judge(a, b, lookup, Figures(
-                p, int(hits[j]), float(expected[j]), int(n_used[j]), float(odds[j]),
-                float(low[j]), float(high[j]), int(other_n[j]), int(other_y[j])),
+                p, hit, mean, n, ratio, ratio_low, ratio_high, other, other_hit),
                 pair_strata, adjusted)
 
     def _pair_key(self, actor: I64, partner: I64) -> I64:
