@@ -8,7 +8,7 @@ import pytest
 
 from audit.integrity import frames, stats, strata
 from audit.integrity.checks import c201_arrive_together as c201
-from audit.integrity.checks._common import unique_inverse
+from audit.integrity.checks._common import Sums, unique_inverse
 from audit.integrity.features import pair_key
 from audit.integrity.frames import OPENERS_CODE
 from audit.profiles import load_profile
@@ -134,3 +134,17 @@ def test_openers_codes_are_each_hands(house: str) -> None:
     want = [OPENERS_CODE[Openers(o) if o else profile.openers_for(int(j), Game(g))]
             for o, g, j in zip(header.tolist(), game.tolist(), jackpot.tolist(), strict=True)]
     assert frames._openers_codes(hands, profile).tolist() == want
+
+
+def test_counted_columns_are_the_summed_ones() -> None:
+    """A column of ones (None) or of booleans is counted; the sums are those of the floats."""
+    rng = np.random.default_rng(11)
+    counted, summed = Sums(3), Sums(3)
+    for _ in range(5):
+        keys = rng.integers(0, 30, 1000)
+        flags = rng.random(1000) < 0.3
+        values = rng.random(1000)
+        counted.add(keys, None, flags, values)
+        summed.add(keys, np.ones(1000), flags.astype(np.float64), values)
+    for got, want in zip(counted.totals(), summed.totals(), strict=True):
+        assert np.array_equal(got, want)

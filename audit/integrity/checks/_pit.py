@@ -107,7 +107,7 @@ class PitTest(IntegrityTest):
             u, t, rows, codes = obs.u, tail, obs.rows, obs.codes
             if keep is not None:
                 keys, u, t, rows, codes = keys[keep], u[keep], t[keep], rows[keep], codes[keep]
-            self.sums[level].add(keys, np.ones(len(u)), u, u * u, t)
+            self.sums[level].add(keys, None, u, u * u, t)
             self.events[level].add(keys[t], rows[t], u[t], codes[t])
 
     def cells(self, lookup: Lookup) -> Iterable[Cell]:

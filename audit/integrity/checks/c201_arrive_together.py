@@ -182,7 +182,7 @@ class ArriveTogether(IntegrityTest):
                 b_list.append(view.seat_player[starts[has] + j].astype(np.int64))
         if a_list:
             a, b = np.concatenate(a_list), np.concatenate(b_list)
-            self._together.add(pair_key(np.minimum(a, b), np.maximum(a, b)), np.ones(len(a)))
+            self._together.add(pair_key(np.minimum(a, b), np.maximum(a, b)), None)
 
     def cells(self, lookup: Lookup) -> Iterable[Cell]:
         keys, together = self._together.totals()
