@@ -12,7 +12,7 @@ from audit.integrity.checks._common import Sums, unique_inverse
 from audit.integrity.features import pair_key
 from audit.integrity.frames import OPENERS_CODE
 from audit.profiles import load_profile
-from schemas.records import Game, Openers
+from schemas.records import CARD_CODES, Game, Openers
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -148,3 +148,13 @@ def test_counted_columns_are_the_summed_ones() -> None:
         summed.add(keys, np.ones(1000), flags.astype(np.float64), values)
     for got, want in zip(counted.totals(), summed.totals(), strict=True):
         assert np.array_equal(got, want)
+
+
+def test_card_codes_by_bytes_are_the_words_codes() -> None:
+    """Cards coded by their two bytes get the codes of the word table, -1 for what is no
+    card, in a sliced array too; another length falls back to the word table."""
+    words = [*CARD_CODES, "Xx", "As", "10"]
+    for array in (pa.array(words), pa.array(words).slice(3), pa.array(["As", "Asx", "Kd"]),
+                  pa.array(["Ah", None])):
+        assert frames._card_codes(array).tolist() \
+            == frames._encoded(array, frames._CARD_CODE).tolist()
