@@ -123,7 +123,7 @@ def _audit(records_or_arrays: tuple[object, Labels, np.ndarray], profile: Profil
         from audit.facts.replay import replay_facts  # compiled code: loaded only when used
 
         facts = replay_facts(arrays, profile, _memory())  # type: ignore[arg-type]
-    ctx = Batch(facts, profile, labels)
+    ctx = Batch(facts, profile, labels, _memory())
     for hand, result in run_rules(ctx, hand_rules(profile)).items():
         out.results[int(places[hand])] = result
     out.deals = deals_of(ctx, places, batch)

@@ -130,7 +130,7 @@ def _stages(files: list[Path], profile: Profile, per_rule: bool, workers: int) -
             parsed += read_by_parser
             facts = replay_facts(arrays, profile, memory)
             t = stages.add("compiled replay", t)
-            ctx = Batch(facts, profile, words)
+            ctx = Batch(facts, profile, words, memory)
             t = stages.add("fact columns (Batch)", t)
             if per_rule:
                 for rule in hand_rules(profile):
@@ -138,7 +138,7 @@ def _stages(files: list[Path], profile: Profile, per_rule: bool, workers: int) -
                     run_rules(ctx, [rule])
                     rule_seconds[rule.code] = (rule_seconds.get(rule.code, 0.0)
                                                + time.process_time() - start)
-                ctx = Batch(facts, profile, words)  # the whole run below starts afresh
+                ctx = Batch(facts, profile, words, memory)  # the whole run below starts afresh
                 t = time.process_time()
             run_rules(ctx, hand_rules(profile))
             t = stages.add("hand rules", t)
