@@ -13,6 +13,7 @@ per field, that a worker keeps from batch to batch
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -48,7 +49,7 @@ def split_columns(table: np.ndarray, memory: TableMemory | None = None, name: st
     kept for ``name`` if ``memory`` is given: dead by the next call of the same name)."""
     dtype = table.dtype
     rows = len(table)
-    fields = dtype.fields or {}
+    fields: Mapping[str, tuple[np.dtype, int]] = dtype.fields or {}  # type: ignore[assignment]
     raw = np.ascontiguousarray(table).view(np.uint8).reshape(rows, dtype.itemsize)
     out: dict[str, np.ndarray] = {}
     args: list[np.ndarray] = []

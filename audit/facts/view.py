@@ -41,7 +41,7 @@ _SEAT_COLUMNS = (
 _SEAT_CARDS = ("dealt", "discards", "drawn", "fifth", "dealt_hand", "final")
 _KNOWN = {int(k): k for k in Known}
 #: A row of the seats table (a tuple) to the fields a SeatView is made of.
-_SEAT_PICK = itemgetter(*(SEAT.names.index(name) for name in (
+_SEAT_PICK = itemgetter(*((SEAT.names or ()).index(name) for name in (
     *_SEAT_COLUMNS, *(f"{kind}_{end}" for kind in _SEAT_CARDS for end in ("start", "count")))))
 # A line's card ranges (start, count) among _LINE_COLUMNS; in a picked seat row, its
 # shown line and its card lists (start, count pairs in _SEAT_CARDS order, after
