@@ -119,11 +119,12 @@ def _audit(records_or_arrays: tuple[object, Labels, np.ndarray], profile: Profil
     arrays, labels, places = records_or_arrays
     if reference_records is not None:
         facts = reference_facts(reference_records, profile)
+        ctx = Batch(facts, profile, labels)
     else:
         from audit.facts.replay import replay_facts  # compiled code: loaded only when used
 
         facts = replay_facts(arrays, profile, _memory())  # type: ignore[arg-type]
-    ctx = Batch(facts, profile, labels, _memory())
+        ctx = Batch(facts, profile, labels, _memory())
     for hand, result in run_rules(ctx, hand_rules(profile)).items():
         out.results[int(places[hand])] = result
     out.deals = deals_of(ctx, places, batch)

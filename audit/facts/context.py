@@ -75,16 +75,29 @@ class Columns:
     """A fact table as contiguous columns (``ctx.actions.turn``), copied out at once.
 
     Vectorised rules read a few columns of millions of rows: contiguous columns are read
-    many times faster than the strided columns of the record array. Every column is
-    copied out in one compiled pass over the table (:func:`audit.facts.columns.split_columns`),
-    into memory kept from batch to batch when ``memory`` is given.
+    many times faster than the strided columns of the record array. With ``memory`` (a
+    check worker's, kept from batch to batch: the compiled path) every column is copied
+    out in one compiled pass over the rows (:func:`audit.facts.columns.split_columns`);
+    without it (the reference path, a small check, which must not load the compiled
+    code), a block of rows at a time, all columns of a block while it is in the cache.
     """
 
-    def __init__(self, table: Table, memory: TableMemory | None = None, name: str = "") -> None:
-        from audit.facts.columns import split_columns  # compiled code: loaded only when used
+    _BLOCK = 2048
 
+    def __init__(self, table: Table, memory: TableMemory | None = None, name: str = "") -> None:
         self.table = table
-        self.__dict__.update(split_columns(table, memory, name))
+        if memory is not None:
+            from audit.facts.columns import split_columns  # compiled: loaded only when used
+
+            self.__dict__.update(split_columns(table, memory, name))
+            return
+        names = table.dtype.names or ()
+        columns = {name: np.empty(len(table), dtype=table.dtype[name]) for name in names}
+        for start in range(0, len(table), self._BLOCK):
+            part = table[start:start + self._BLOCK]
+            for name in names:
+                columns[name][start:start + self._BLOCK] = part[name]
+        self.__dict__.update(columns)
 
     def __getattr__(self, name: str) -> np.ndarray:
         raise AttributeError(name)  # every column is set in __init__
