@@ -327,9 +327,11 @@ class _Runner:
         if self.workers <= 1 or len(tasks) <= 1:
             return [fn(task, *args) for task in tasks]
         if not self.reference:
+            from audit.facts.columns import warm_up as columns_warm_up  # compiled: when used
             from audit.facts.replay import warm_up  # compiled code: loaded only when used
 
             warm_up()
+            columns_warm_up()
         with pool(self.workers) as workers:
             return list(workers.map(fn, tasks, *([a] * len(tasks) for a in args), chunksize=1))
 
