@@ -8,6 +8,7 @@ log files and are never trusted as markup.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass
@@ -43,7 +44,9 @@ class ReportFiles:
     summary: Path
 
 
+@functools.cache
 def _environment() -> Environment:
+    """The report's templates, compiled once a process (the nightly job and tests render often)."""
     env = Environment(
         loader=PackageLoader("openers.report", "templates"),
         autoescape=select_autoescape(["html", "j2"], default=True),
