@@ -119,11 +119,12 @@ def _audit(records_or_arrays: tuple[object, Labels, np.ndarray], profile: Profil
     arrays, labels, places = records_or_arrays
     if reference_records is not None:
         facts = reference_facts(reference_records, profile)
+        ctx = Batch(facts, profile, labels)
     else:
         from audit.facts.replay import replay_facts  # compiled code: loaded only when used
 
         facts = replay_facts(arrays, profile, _memory())  # type: ignore[arg-type]
-    ctx = Batch(facts, profile, labels)
+        ctx = Batch(facts, profile, labels, _memory())
     for hand, result in run_rules(ctx, hand_rules(profile)).items():
         out.results[int(places[hand])] = result
     out.deals = deals_of(ctx, places, batch)
@@ -326,9 +327,11 @@ class _Runner:
         if self.workers <= 1 or len(tasks) <= 1:
             return [fn(task, *args) for task in tasks]
         if not self.reference:
+            from audit.facts.columns import warm_up as columns_warm_up  # compiled: when used
             from audit.facts.replay import warm_up  # compiled code: loaded only when used
 
             warm_up()
+            columns_warm_up()
         with pool(self.workers) as workers:
             return list(workers.map(fn, tasks, *([a] * len(tasks) for a in args), chunksize=1))
 
@@ -341,7 +344,9 @@ def check_paths(paths: Iterable[str | Path], profile: Profile, workers: int | No
     Python replay (``openers check --reference``): slower, the same report.
     """
     # A .gz is decompressed, streamed, into the spill folder and cut like a plain file.
-    with tempfile.TemporaryDirectory(prefix="openers-check-") as spill:
+    # The collector is paused: receiving the workers' results (and the J pass) makes many
+    # small acyclic objects, and its generation scans over them cost more than the J pass.
+    with tempfile.TemporaryDirectory(prefix="openers-check-") as spill, no_cyclic_gc():
         plan = plan_units(paths, unit_bytes, Path(spill))
         reference = not fast
         run = _Runner(workers or default_workers(), reference)

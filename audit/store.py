@@ -50,9 +50,10 @@ from schemas.records import HandRecord
 #: Hands per batch (whole tables): a worker replays and checks a batch at a time.
 BATCH_HANDS = 2000
 #: Hands read from the store at a time (whole batches): each read joins every staging
-#: table once, whatever the number of hands it asks for, so few large reads cost far less
-#: than one per batch; memory holds a read and the batches in flight.
-READ_HANDS = 20000
+#: table once (over the row groups of its id range), so few large reads cost less than one
+#: per batch; the main process holds a read's Arrow tables twice while it splits them, and
+#: the batches in flight (about 5 KB a hand), so a read is kept to 10,000 hands.
+READ_HANDS = 10000
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,31 +86,41 @@ HandIds: TypeAlias = Sequence[str] | pa.Array | pa.ChunkedArray
 #: chips carried in that a misdeal could carry on) to the last hand asked for. A J rule
 #: reads a deal's previous one, and J506 follows a carried pot back deal by deal while
 #: chips were carried forward: that chain stops at such a deal, so nothing before it can
-#: change a finding. The deals are numbered as the audit orders them (time, hand id).
+#: change a finding. Deals are ordered as the audit orders them, by (time, hand id); the
+#: bounds are found by filters and aggregates, so a night sorts only the deals it reads,
+#: not its tables' history.
 _STORED_SQL = """
 WITH asked AS (SELECT DISTINCT hand_id FROM _audit_ids),
-seq AS (
-    SELECT r.hand_id, h.table_id, h.time, a.hand_id IS NOT NULL AS asked,
-           h.carried_out IS NULL AND h.carried = 0 AS carries_nothing,
-           row_number() OVER (PARTITION BY h.table_id ORDER BY h.time, r.hand_id) AS pos
-    FROM raw_hands r LEFT JOIN stg_hands h USING (hand_id)
-    LEFT JOIN asked a USING (hand_id)
-    WHERE a.hand_id IS NOT NULL
-       OR h.table_id IN (SELECT s.table_id FROM stg_hands s JOIN asked USING (hand_id))
-), span AS (
-    SELECT table_id, min(pos) FILTER (WHERE asked) AS first_asked,
-           max(pos) FILTER (WHERE asked) AS last_asked
-    FROM seq WHERE table_id IS NOT NULL GROUP BY table_id
-), start AS (
-    SELECT s.table_id, coalesce(max(s.pos) FILTER (
-               WHERE s.pos < p.first_asked AND s.carries_nothing), 1) AS first_pos,
-           any_value(p.last_asked) AS last_pos
-    FROM seq s JOIN span p USING (table_id) GROUP BY s.table_id
+mine AS (SELECT h.table_id, h.time, h.hand_id FROM stg_hands h JOIN asked USING (hand_id)),
+ends AS (SELECT table_id, min(time) AS t0, max(time) AS t1 FROM mine GROUP BY table_id),
+bounds AS (
+    SELECT e.table_id, any_value(e.t0) AS t0, any_value(e.t1) AS t1,
+           min(m.hand_id) FILTER (WHERE m.time = e.t0) AS h0,
+           max(m.hand_id) FILTER (WHERE m.time = e.t1) AS h1
+    FROM ends e JOIN mine m USING (table_id) GROUP BY e.table_id
+), quiet AS (
+    SELECT h.table_id, h.time, h.hand_id
+    FROM stg_hands h JOIN bounds b USING (table_id)
+    WHERE (h.time < b.t0 OR (h.time = b.t0 AND h.hand_id < b.h0))
+      AND h.carried_out IS NULL AND h.carried = 0
+), quiet_time AS (SELECT table_id, max(time) AS ts FROM quiet GROUP BY table_id),
+start AS (
+    SELECT b.table_id, any_value(b.t1) AS t1, any_value(b.h1) AS h1, any_value(s.ts) AS ts,
+           max(q.hand_id) AS hs
+    FROM bounds b LEFT JOIN quiet_time s USING (table_id)
+    LEFT JOIN quiet q ON q.table_id = b.table_id AND q.time = s.ts
+    GROUP BY b.table_id
+), picked AS (
+    SELECT r.hand_id, h.table_id, h.time, false AS context
+    FROM raw_hands r JOIN asked USING (hand_id) LEFT JOIN stg_hands h USING (hand_id)
+    UNION ALL
+    SELECT h.hand_id, h.table_id, h.time, true
+    FROM stg_hands h JOIN start t USING (table_id)
+    WHERE (t.ts IS NULL OR h.time > t.ts OR (h.time = t.ts AND h.hand_id >= t.hs))
+      AND (h.time < t.t1 OR (h.time = t.t1 AND h.hand_id <= t.h1))
+      AND h.hand_id NOT IN (SELECT hand_id FROM asked)
 )
-SELECT q.hand_id, q.table_id, NOT q.asked AS context
-FROM seq q LEFT JOIN start t USING (table_id)
-WHERE q.asked OR q.pos BETWEEN t.first_pos AND t.last_pos
-ORDER BY q.table_id, q.time, q.hand_id
+SELECT hand_id, table_id, context FROM picked ORDER BY table_id, time, hand_id
 """
 
 

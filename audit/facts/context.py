@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Iterable, Mapping
 from functools import cached_property
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +26,9 @@ from ingest.scan.layout import OPENERS_ANY, VERBS, V, ranges
 from ingest.tokens import format_amount
 from schemas.findings import Finding, Severity, Unverifiable
 from schemas.records import CARD_CODES, Verb
+
+if TYPE_CHECKING:
+    from audit.facts.arrays import TableMemory
 
 IntArray = npt.NDArray[np.int64]
 #: What a rule yields: the hand's row, and a finding or an unverifiable check.
@@ -72,15 +75,22 @@ class Columns:
     """A fact table as contiguous columns (``ctx.actions.turn``), copied out at once.
 
     Vectorised rules read a few columns of millions of rows: contiguous columns are read
-    many times faster than the strided columns of the record array. They are copied a
-    block of rows at a time, all columns of a block while it is in the cache: one pass
-    over the table, instead of one per column.
+    many times faster than the strided columns of the record array. With ``memory`` (a
+    check worker's, kept from batch to batch: the compiled path) every column is copied
+    out in one compiled pass over the rows (:func:`audit.facts.columns.split_columns`);
+    without it (the reference path, a small check, which must not load the compiled
+    code), a block of rows at a time, all columns of a block while it is in the cache.
     """
 
     _BLOCK = 2048
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, memory: TableMemory | None = None, name: str = "") -> None:
         self.table = table
+        if memory is not None:
+            from audit.facts.columns import split_columns  # compiled: loaded only when used
+
+            self.__dict__.update(split_columns(table, memory, name))
+            return
         names = table.dtype.names or ()
         columns = {name: np.empty(len(table), dtype=table.dtype[name]) for name in names}
         for start in range(0, len(table), self._BLOCK):
@@ -117,14 +127,17 @@ class RuleInfo(Protocol):
 class Batch:
     """A batch of hands as a rule sees it (see the module docstring)."""
 
-    def __init__(self, facts: Facts, profile: Profile, labels: Labels) -> None:
+    def __init__(self, facts: Facts, profile: Profile, labels: Labels,
+                 memory: TableMemory | None = None) -> None:
+        """``memory``: where the columns are kept (see :class:`TableMemory`); the batch
+        must then be dead before the next batch is made in the same memory."""
         self.facts = facts
         self.profile = profile
         self.labels = labels
-        self.hands = Columns(facts.hands)
-        self.actions = Columns(facts.actions)
-        self.seats = Columns(facts.seats)
-        self.pots = Columns(facts.pots)
+        self.hands = Columns(facts.hands, memory, "hands")
+        self.actions = Columns(facts.actions, memory, "actions")
+        self.seats = Columns(facts.seats, memory, "seats")
+        self.pots = Columns(facts.pots, memory, "pots")
         #: The rule being checked (the engine sets it).
         self.rule: RuleInfo
         self._verb_rows: dict[int, IntArray] = {}

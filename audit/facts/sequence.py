@@ -39,6 +39,7 @@ class FrameColumns:
     def __init__(self, frame: Frame) -> None:
         self.__dict__.update(frame)
         self._names = tuple(frame)
+        self._columns = [frame[name] for name in self._names]
         self._row: Any = namedtuple("Row", self._names)  # type: ignore[misc]
 
     def __getattr__(self, name: str) -> np.ndarray:
@@ -49,11 +50,11 @@ class FrameColumns:
 
     def row(self, row: int) -> Any:
         """Row ``row`` with plain Python values, fields by name."""
-        return self._row._make(self.__dict__[name][row].item() for name in self._names)
+        return self._row._make([column.item(row) for column in self._columns])
 
     def rows(self, first: int, stop: int) -> list[Any]:
         """Rows ``first``..``stop`` with plain Python values."""
-        columns = [self.__dict__[name][first:stop].tolist() for name in self._names]
+        columns = [column[first:stop].tolist() for column in self._columns]
         return [self._row._make(values) for values in zip(*columns, strict=True)]
 
 

@@ -11,13 +11,13 @@ as :class:`SeatView` objects (their final state and card lists), in clockwise or
 from __future__ import annotations
 
 from functools import cached_property
-from operator import add
+from operator import add, itemgetter
 from typing import NamedTuple
 
 import numpy as np
 
 from audit.facts.context import Batch
-from audit.facts.tables import Known
+from audit.facts.tables import SEAT, Known
 from ingest.scan.layout import ACTOR_CODE, SECTION_ORDER, VERBS
 from schemas.records import CARD_CODES, SECTION_POSITION, Actor, Section, Verb
 
@@ -40,6 +40,16 @@ _SEAT_COLUMNS = (
 #: A seat's card lists, as :class:`SeatView` holds them (in this order).
 _SEAT_CARDS = ("dealt", "discards", "drawn", "fifth", "dealt_hand", "final")
 _KNOWN = {int(k): k for k in Known}
+#: A row of the seats table (a tuple) to the fields a SeatView is made of.
+_SEAT_PICK = itemgetter(*((SEAT.names or ()).index(name) for name in (
+    *_SEAT_COLUMNS, *(f"{kind}_{end}" for kind in _SEAT_CARDS for end in ("start", "count")))))
+# A line's card ranges (start, count) among _LINE_COLUMNS; in a picked seat row, its
+# shown line and its card lists (start, count pairs in _SEAT_CARDS order, after
+# _SEAT_COLUMNS).
+_CARD_RANGES = tuple(_LINE_COLUMNS.index(f"{kind}_{end}") for kind in ("cards", "drawn", "received")
+                     for end in ("start", "count"))
+_SHOWN = _SEAT_COLUMNS.index("shown_index")
+_LISTS = len(_SEAT_COLUMNS)
 
 
 def _names(cards: np.ndarray, low: int, high: int) -> list[str]:
@@ -157,25 +167,26 @@ class HandView:
             return []
         a = self.ctx.actions
         rows = slice(first, first + count)
-        (index, line, section, actor, verb, seat, amount, to_amount, says_all_in, side_pot,
-         cs, cc, ds, dc, in_hand, pot_open, opener, street, chips, current_bet, bet_after,
-         stake, round_start, rs, rc) = (getattr(a, name)[rows].tolist() for name in _LINE_COLUMNS)
+        columns = [getattr(a, name)[rows].tolist() for name in _LINE_COLUMNS]
+        cs, cc, ds, dc, rs, rc = (columns[k] for k in _CARD_RANGES)
         # The hand's line cards are one stretch of the card array: decode it once.
         low = cs[0]
         high = max(max(map(add, cs, cc)), max(map(add, ds, dc)), max(map(add, rs, rc)))
         names = _names(self.ctx.facts.cards, low, high)
         new = tuple.__new__
         return [
-            new(Line, (first + i, index[i], line[i], _SECTIONS[section[i]], _ACTOR_OF[actor[i]],
-                       _VERBS[verb[i]], seat[i] or None,
-                       None if amount[i] < 0 else amount[i],
-                       None if to_amount[i] < 0 else to_amount[i], says_all_in[i], side_pot[i],
-                       None if cc[i] < 0 else tuple(names[cs[i] - low:cs[i] - low + cc[i]]),
-                       None if dc[i] < 0 else tuple(names[ds[i] - low:ds[i] - low + dc[i]]),
-                       in_hand[i], pot_open[i], opener[i] or None, street[i], chips[i],
-                       current_bet[i], bet_after[i], stake[i], round_start[i],
-                       tuple(names[rs[i] - low:rs[i] - low + rc[i]]) if rc[i] > 0 else ()))
-            for i in range(count)
+            new(Line, (first + i, index, line, _SECTIONS[section], _ACTOR_OF[actor],
+                       _VERBS[verb], seat or None, None if amount < 0 else amount,
+                       None if to_amount < 0 else to_amount, says_all_in, side_pot,
+                       None if cc < 0 else tuple(names[cs - low:cs - low + cc]),
+                       None if dc < 0 else tuple(names[ds - low:ds - low + dc]),
+                       in_hand, pot_open, opener or None, street, chips, current_bet,
+                       bet_after, stake, round_start,
+                       tuple(names[rs - low:rs - low + rc]) if rc > 0 else ()))
+            for i, (index, line, section, actor, verb, seat, amount, to_amount, says_all_in,
+                    side_pot, cs, cc, ds, dc, in_hand, pot_open, opener, street, chips,
+                    current_bet, bet_after, stake, round_start, rs, rc)
+            in enumerate(zip(*columns, strict=True))
         ]
 
     @cached_property
@@ -184,35 +195,27 @@ class HandView:
         first, count = self.row.seat_start, self.row.seat_count
         if not count:
             return {}
-        s = self.ctx.seats
-        rows = slice(first, first + count)
-        (number, stack, dealt_in, folded, dead, all_in, mucked, split_openers, ante, total,
-         penalties, collected, at_draw, shown_index, had_openers, proof, kept_openers) = (
-            getattr(s, name)[rows].tolist() for name in _SEAT_COLUMNS)
-        starts = [getattr(s, f"{name}_start")[rows].tolist() for name in _SEAT_CARDS]
-        counts = [getattr(s, f"{name}_count")[rows].tolist() for name in _SEAT_CARDS]
+        picked = list(map(_SEAT_PICK, self.ctx.facts.seats[first:first + count].tolist()))
         # A hand's seat lists are one stretch of the card array: decode it once.
-        low = min((b for bs, ns in zip(starts, counts, strict=True)
-                   for b, n in zip(bs, ns, strict=True) if n > 0), default=0)
-        high = max((b + n for bs, ns in zip(starts, counts, strict=True)
-                    for b, n in zip(bs, ns, strict=True) if n > 0), default=0)
+        ranges = [(b, n) for p in picked for b, n in zip(p[_LISTS::2], p[_LISTS + 1::2],
+                                                         strict=True) if n > 0]
+        low = min((b for b, _ in ranges), default=0)
+        high = max((b + n for b, n in ranges), default=0)
         names = _names(self.ctx.facts.cards, low, high)
-
-        def lists(i: int) -> list[tuple[str, ...] | None]:
-            return [None if n[i] < 0 else tuple(names[b[i] - low:b[i] - low + n[i]])
-                    for b, n in zip(starts, counts, strict=True)]
-
-        lines = self.lines if any(i >= 0 for i in shown_index) else []
+        lines = self.lines if any(p[_SHOWN] >= 0 for p in picked) else []
         out = {}
-        for i in range(count):
-            dealt, discards, drawn, fifth, dealt_hand, final = lists(i)
-            shown = None if shown_index[i] < 0 else (lines[shown_index[i]].cards or ())
-            out[number[i]] = SeatView(
-                first + i, number[i], stack[i], dealt_in[i], folded[i], dead[i], all_in[i],
-                mucked[i], split_openers[i], ante[i], total[i], penalties[i], collected[i],
-                at_draw[i], dealt or (), discards or (), drawn or (), fifth or (), shown,
-                dealt_hand, final, _KNOWN[had_openers[i]], _KNOWN[proof[i]],
-                _KNOWN[kept_openers[i]])
+        for i, p in enumerate(picked):
+            dealt, discards, drawn, fifth, dealt_hand, final = (
+                None if n < 0 else tuple(names[b - low:b - low + n])
+                for b, n in zip(p[_LISTS::2], p[_LISTS + 1::2], strict=True))
+            shown = None if p[_SHOWN] < 0 else (lines[p[_SHOWN]].cards or ())
+            (number, stack, dealt_in, folded, dead, all_in, mucked, split_openers, ante, total,
+             penalties, collected, at_draw, _, had_openers, proof, kept_openers) = p[:_LISTS]
+            out[number] = SeatView(
+                first + i, number, stack, dealt_in, folded, dead, all_in, mucked,
+                split_openers, ante, total, penalties, collected, at_draw, dealt or (),
+                discards or (), drawn or (), fifth or (), shown, dealt_hand, final,
+                _KNOWN[had_openers], _KNOWN[proof], _KNOWN[kept_openers])
         return out
 
     @cached_property

@@ -27,7 +27,7 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
-from audit.integrity.checks._common import Sums
+from audit.integrity.checks._common import Sums, unique_inverse
 from audit.integrity.features import BatchView, Lookup, view
 from audit.integrity.frames import BATCH_HANDS, Names, read_batches
 from audit.integrity.model import Alert, Cell, Family, Level, alert_key
@@ -127,9 +127,13 @@ class _Bins:
         if not len(u):
             return
         which = np.minimum((u * PIT_BINS).astype(np.int64), PIT_BINS - 1)
-        columns = [np.ones(len(u)), u] + [(which == i).astype(np.float64)
-                                          for i in range(PIT_BINS)]
-        self.sums[kind].add(dealer.astype(np.int64), *columns)
+        unique, inverse = unique_inverse(dealer)
+        block = np.empty((len(unique), PIT_BINS + 2))
+        block[:, 0] = np.bincount(inverse, minlength=len(unique))
+        block[:, 1] = np.bincount(inverse, weights=u, minlength=len(unique))
+        block[:, 2:] = np.bincount(inverse * PIT_BINS + which, minlength=len(unique) * PIT_BINS
+                                   ).reshape(len(unique), PIT_BINS)
+        self.sums[kind].add_block(unique, block)
 
     def result(self, lookup: Lookup) -> list[PitBins]:
         out = []

@@ -71,19 +71,33 @@ WHERE s.hand_id BETWEEN $low AND $high
 ORDER BY c.ord, s.seat
 """
 
-# No ORDER BY and no per-row functions: sorting and decoding are faster in numpy and Arrow.
-_ACTIONS_SQL = """
-SELECT c.ord, a.action_index, a.section, a.actor, a.verb, coalesce(a.seat, -1) AS seat,
-       coalesce(a.amount, 0) AS amount, coalesce(a.to_amount, 0) AS to_amount, a.all_in,
-       a.cards, a.drawn
-FROM stg_actions a JOIN _integrity_batch c USING (hand_id)
-WHERE a.hand_id BETWEEN $low AND $high
-"""
 #: Code of each word a column may hold (the card codes of the rest of the project).
 _SECTION_CODE = {s.value: code for s, code in SECTION.items()}
 _ACTOR_CODE = {a.value: code for a, code in ACTOR.items()}
 _VERB_CODE = {v.value: code for v, code in VERB.items()}
 _CARD_CODE = {card: code for code, card in enumerate(CARD_CODES)}
+
+
+def _code_of(column: str, words: dict[str, int]) -> str:
+    """SQL giving the code of a word column: its place in ``words`` (codes 0..n-1), -1 for
+    another word. DuckDB finds it once per distinct word of a compressed block, far
+    cheaper than handing the texts over and coding them here."""
+    ordered = sorted(words, key=words.__getitem__)
+    if [words[w] for w in ordered] != list(range(len(ordered))) or any("'" in w for w in words):
+        raise ValueError(f"not a list of plain words coded 0..n-1: {words}")
+    listed = ", ".join(f"'{w}'" for w in ordered)
+    return f"CAST(coalesce(list_position([{listed}], a.{column}), 0) - 1 AS TINYINT)"
+
+
+# No ORDER BY: sorting is faster in numpy.
+_ACTIONS_SQL = f"""
+SELECT c.ord, a.action_index, {_code_of("section", _SECTION_CODE)} AS section,
+       {_code_of("actor", _ACTOR_CODE)} AS actor, {_code_of("verb", _VERB_CODE)} AS verb,
+       coalesce(a.seat, -1) AS seat, coalesce(a.amount, 0) AS amount,
+       coalesce(a.to_amount, 0) AS to_amount, a.all_in, a.cards, a.drawn
+FROM stg_actions a JOIN _integrity_batch c USING (hand_id)
+WHERE a.hand_id BETWEEN $low AND $high
+"""
 
 
 @dataclass
@@ -179,6 +193,36 @@ def _encoded(column: pa.Array | pa.ChunkedArray, codes: dict[str, int]) -> I64:
     return lookup[index]
 
 
+def _two_byte_codes() -> I8:
+    """Code of each two-byte card text, by its bytes as one 16-bit number (-1: no card)."""
+    table = np.full(1 << 16, -1, dtype=np.int8)
+    for card, code in _CARD_CODE.items():
+        raw = card.encode()
+        if len(raw) == 2:
+            table[raw[0] << 8 | raw[1]] = code
+    return table
+
+
+_CARD_BY_BYTES = _two_byte_codes()
+
+
+def _card_codes(cards: pa.Array) -> I8:
+    """Codes of a flat array of card texts (-1 for a text that is no card, or NULL).
+
+    Every card text is two bytes, so each is looked up by its bytes, with no hashing;
+    an array with any other length goes through :func:`_encoded`."""
+    if cards.type != pa.string() or cards.null_count or cards.buffers()[2] is None:
+        return _encoded(cards, _CARD_CODE).astype(np.int8)
+    offsets = np.frombuffer(cards.buffers()[1], dtype=np.int32)[
+        cards.offset:cards.offset + len(cards) + 1]
+    data = cards.buffers()[2]
+    if not np.all(np.diff(offsets) == 2):
+        return _encoded(cards, _CARD_CODE).astype(np.int8)
+    raw = np.frombuffer(data, dtype=np.uint8)
+    first = offsets[:-1]
+    return _CARD_BY_BYTES[raw[first].astype(np.int32) << 8 | raw[first + 1]]
+
+
 def _flatten(column: pa.ChunkedArray, base: int) -> tuple[I32, I8, I8]:
     """Start, count (-1 for NULL) and flat card codes of a list column of cards; starts
     shifted by ``base``."""
@@ -188,24 +232,37 @@ def _flatten(column: pa.ChunkedArray, base: int) -> tuple[I32, I8, I8]:
     counts = np.diff(offsets).astype(np.int8)
     counts[~valid] = -1
     starts = (offsets[:-1] - offsets[0] + base).astype(np.int32)
-    flat = _encoded(array.flatten(), _CARD_CODE).astype(np.int8)
-    return starts, counts, flat
+    return starts, counts, _card_codes(array.flatten())
+
+
+def _word_index(column: pa.ChunkedArray | pa.Array) -> tuple[I64, list[str | None]]:
+    """Each value's index among the column's distinct values, and those values (None last,
+    for NULL)."""
+    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    encoded = pc.dictionary_encode(array)
+    words: list[str | None] = [*encoded.dictionary.to_pylist(), None]
+    index = encoded.indices.fill_null(len(words) - 1).to_numpy(zero_copy_only=False)
+    return index.astype(np.int64), words
 
 
 def _openers_codes(hands: pa.Table, profile: Profile) -> I8:
-    header = hands.column("openers").to_pylist()
-    games = hands.column("game").to_pylist()
-    jackpots = hands.column("jackpot").to_pylist()
-    out = np.empty(len(header), dtype=np.int8)
-    cache: dict[tuple[str | None, str, int], int] = {}
-    for i, (opens, game, jackpot) in enumerate(zip(header, games, jackpots, strict=True)):
-        key = (opens, game, jackpot)
-        code = cache.get(key)
-        if code is None:
-            minimum = Openers(opens) if opens else profile.openers_for(jackpot, Game(game))
-            code = cache[key] = OPENERS_CODE[minimum]
-        out[i] = code
-    return out
+    """Each hand's minimum openers (its header's, else the house's for its game and jackpot),
+    worked out once per distinct (header, game, jackpot)."""
+    header, header_words = _word_index(hands.column("openers"))
+    game, game_words = _word_index(hands.column("game"))
+    jackpots, jackpot = np.unique(hands.column("jackpot").to_numpy(zero_copy_only=False)
+                                  .astype(np.int64), return_inverse=True)
+    combos, which = np.unique((header * len(game_words) + game) * len(jackpots)
+                              + jackpot.reshape(-1), return_inverse=True)
+    codes = np.empty(len(combos), dtype=np.int8)
+    for i, combo in enumerate(combos.tolist()):
+        rest, j = divmod(combo, len(jackpots))
+        h, g = divmod(rest, len(game_words))
+        opens, name = header_words[h], game_words[g]
+        minimum = Openers(opens) if opens else profile.openers_for(int(jackpots[j]),
+                                                                   Game(name))
+        codes[i] = OPENERS_CODE[minimum]
+    return codes[which.reshape(-1)]
 
 
 def read_batches(con: duckdb.DuckDBPyConnection, profile: Profile, names: Names, *,
@@ -258,7 +315,9 @@ def _batch(con: duckdb.DuckDBPyConnection, part: pa.Table, first: int, profile: 
     finally:
         con.unregister("_integrity_batch")
     # Lines in log order; list columns stay where they are (their starts are reordered).
-    order = np.lexsort((acts.column("action_index").to_numpy(), acts.column("ord").to_numpy()))
+    # one stable sort of one key (the rows come nearly in order: a sort of runs)
+    order = np.argsort(acts.column("ord").to_numpy() << 32
+                       | acts.column("action_index").to_numpy().astype(np.int64), kind="stable")
     seat_start, seat_count = _offsets(seats.column("ord").to_numpy(), n)
     act_start, act_count = _offsets(acts.column("ord").to_numpy(), n)
     c_start, c_count, c_flat = _flatten(acts.column("cards"), 0)
@@ -289,9 +348,9 @@ def _batch(con: duckdb.DuckDBPyConnection, part: pa.Table, first: int, profile: 
         h_act_count=act_count,
         s_seat=seats.column("seat").to_numpy().astype(np.int8),
         s_player=names.player_codes(seats.column("player_id")),
-        a_section=_encoded(acts.column("section"), _SECTION_CODE).astype(np.int8)[order],
-        a_actor=_encoded(acts.column("actor"), _ACTOR_CODE).astype(np.int8)[order],
-        a_verb=_encoded(acts.column("verb"), _VERB_CODE).astype(np.int8)[order],
+        a_section=column("section", np.int8),
+        a_actor=column("actor", np.int8),
+        a_verb=column("verb", np.int8),
         a_seat=column("seat", np.int8),
         a_amount=column("amount", np.int64),
         a_to=column("to_amount", np.int64),

@@ -83,6 +83,58 @@ def mean_interval(total: float, total_sq: float, n: int) -> tuple[float, float, 
     return mean, mean - half, mean + half
 
 
+F64 = npt.NDArray[np.float64]
+
+
+def _above(floor: float, values: F64) -> F64:
+    """``max(floor, v)`` of each value, as Python's ``max`` picks (``v`` only if above)."""
+    return np.where(values > floor, values, floor)
+
+
+def _below(ceiling: float, values: F64) -> F64:
+    """``min(ceiling, v)`` of each value, as Python's ``min`` picks (``v`` only if below)."""
+    return np.where(values < ceiling, values, ceiling)
+
+
+def binomial_upper_many(x: npt.NDArray[np.int64], n: npt.NDArray[np.int64], p: float) -> F64:
+    """:func:`binomial_upper` of each (x, n), the same floats."""
+    x, n = np.asarray(x, dtype=np.int64), np.asarray(n, dtype=np.int64)
+    inside = (x > 0) & (x <= n)
+    out = np.where(x <= 0, 1.0, 0.0)
+    out[inside] = special.bdtrc(x[inside] - 1, n[inside], p)
+    return out
+
+
+def wilson_many(x: npt.NDArray[np.int64], n: npt.NDArray[np.int64]) -> tuple[F64, F64]:
+    """:func:`wilson` of each (x, n) with n > 0, the same floats."""
+    x, n = np.asarray(x, dtype=np.int64), np.asarray(n, dtype=np.int64)
+    p = x / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return _above(0.0, centre - half), _below(1.0, centre + half)
+
+
+def uniform_mean_p_many(total: F64, n: npt.NDArray[np.int64], *, two_sided: bool
+                        ) -> tuple[F64, F64]:
+    """:func:`uniform_mean_p` of each (total, n), the same floats."""
+    n = np.asarray(n, dtype=np.int64)
+    z = (np.asarray(total, dtype=np.float64) - n / 2) / np.sqrt(n / 12)
+    p = 2 * special.ndtr(-np.abs(z)) if two_sided else special.ndtr(-z)
+    return z, _below(1.0, p)
+
+
+def mean_interval_many(total: F64, total_sq: F64, n: npt.NDArray[np.int64]
+                       ) -> tuple[F64, F64, F64]:
+    """:func:`mean_interval` of each (total, total_sq, n) with n > 0, the same floats."""
+    n = np.asarray(n, dtype=np.int64)
+    mean = np.asarray(total, dtype=np.float64) / n
+    spread = np.asarray(total_sq, dtype=np.float64) / n - mean * mean
+    var = np.where(spread < 0.0, 0.0, spread) * n / np.maximum(n - 1, 1)  # max(spread, 0.0)
+    half = Z95 * np.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
 def chi2_upper(statistic: float, df: int) -> float:
     """P(X >= statistic) for X ~ chi-square(df)."""
     return float(special.chdtrc(df, statistic)) if df > 0 else 1.0

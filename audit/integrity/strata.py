@@ -161,6 +161,12 @@ class StrataSet:
         return StrataSet(self.owner[keep], self.total[keep], self.total_hits[keep],
                          self.exposed[keep], self.hits[keep], self.problems)
 
+    def of_problems(self, wanted: npt.NDArray[np.bool_]) -> StrataSet:
+        """The tables of the ``wanted`` problems (a mask over the problems), in their order."""
+        keep = np.asarray(wanted, dtype=np.bool_)[self.owner]
+        return StrataSet(self.owner[keep], self.total[keep], self.total_hits[keep],
+                         self.exposed[keep], self.hits[keep], self.problems)
+
     def flipped(self) -> StrataSet:
         """The same tables counting failures instead of successes (``less`` becomes
         ``greater``)."""
@@ -180,15 +186,27 @@ class StrataSet:
                         int(self.hits[i])) for i in at]
 
 
-def chernoff_many(tables: StrataSet, *, greater: bool) -> npt.NDArray[np.float64]:
+def _sums(owner: npt.NDArray[np.int64], values: npt.NDArray[np.float64], problems: int
+          ) -> npt.NDArray[np.float64]:
+    return np.bincount(owner, weights=values, minlength=problems).astype(np.float64)
+
+
+def chernoff_many(tables: StrataSet, *, greater: bool,
+                  wanted: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.float64]:
     """A conservative p-value per problem: the Chernoff bound on the tail of its count.
 
     Each table's count is hypergeometric, which is smaller in convex order than the
     binomial with the same mean (Hoeffding 1963, theorem 4), so the binomial moment
     generating function bounds it: P(S >= x) <= min over t >= 0 of exp(-t x) E exp(t S).
     Always at least the exact p-value; close to it (a small factor) in the far tail.
+
+    ``wanted``: the problems whose bound is needed (the others get 1 and cost nothing).
+    Each problem's bound reads only its own tables, in their order, so a wanted
+    problem's bound is the same to the bit with or without the others.
     """
     t = tables.informative() if greater else tables.informative().flipped()
+    if wanted is not None:
+        t = t.of_problems(wanted)
     share = t.total_hits / t.total
     x = t.sums(t.hits)
     expected = t.sums(t.exposed * share)
@@ -196,19 +214,24 @@ def chernoff_many(tables: StrataSet, *, greater: bool) -> npt.NDArray[np.float64
     out = np.ones(t.problems)
     log_share, log_rest = np.log(share), np.log1p(-share)
     inside = (x > expected) & (x < most)
+    every = x >= most  # every exposed trial succeeded: the bound is the chance of that
+    out[every] = np.exp(t.sums(t.exposed * log_share))[every]
+    # the bisection reads only the problems whose bound it gives
+    mine = inside[t.owner]
+    owner, exposed = t.owner[mine], t.exposed[mine]
+    log_share, log_rest = log_share[mine], log_rest[mine]
     low = np.zeros(t.problems)
     high = np.full(t.problems, 60.0)
     for _ in range(60):  # bisection for the minimising t, all problems at once
         mid = (low + high) / 2
-        e = np.exp(log_share + mid[t.owner] - np.logaddexp(log_rest, log_share + mid[t.owner]))
-        slope = t.sums(t.exposed * e) - x
+        e = np.exp(log_share + mid[owner] - np.logaddexp(log_rest, log_share + mid[owner]))
+        slope = _sums(owner, exposed * e, t.problems) - x
         high = np.where(slope > 0, mid, high)
         low = np.where(slope > 0, low, mid)
     best = (low + high) / 2
-    log_mgf = t.sums(t.exposed * np.logaddexp(log_rest, log_share + best[t.owner]))
+    log_mgf = _sums(owner, exposed * np.logaddexp(log_rest, log_share + best[owner]),
+                    t.problems)
     out[inside] = np.exp(np.minimum(0.0, -best * x + log_mgf))[inside]
-    every = x >= most  # every exposed trial succeeded: the bound is the chance of that
-    out[every] = np.exp(t.sums(t.exposed * log_share))[every]
     return np.minimum(out, 1.0)
 
 

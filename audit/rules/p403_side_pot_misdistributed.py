@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from audit.facts.context import Batch, Result, money
+from audit.facts.context import Batch, Result, money, spread
 from audit.facts.tables import seats_of
 from audit.facts.view import HandView, hand_view
 from audit.rule import Rule
@@ -47,9 +47,15 @@ class SidePotMisdistributed(Rule):
     summary = "An all-in seat collected more than it could win from the other seats."
 
     def check(self, ctx: Batch) -> Iterator[Result]:
-        s = ctx.seats
+        s, h = ctx.seats, ctx.hands
         rows = np.flatnonzero(s.all_in & (s.collected != 0))
-        hands = np.unique(s.hand[rows])
+        # The most each can win, as _hand counts it: only a seat paid more is looked at.
+        hand = s.hand[rows]
+        owner, others = spread(h.seat_start[hand], h.seat_count[hand])
+        most = h.carried[hand] + h.penalties[hand] + np.bincount(
+            owner, weights=np.minimum(s.total[others], s.total[rows][owner]),
+            minlength=len(rows)).astype(np.int64)
+        hands = np.unique(hand[s.collected[rows] > most])
         for hand in hands[ctx.hands.misdeal_index[hands] < 0].tolist():
             yield from self._hand(ctx, hand_view(ctx, hand))
 

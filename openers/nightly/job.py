@@ -64,7 +64,7 @@ from openers.nightly.runs import (
 )
 from openers.nightly.sealing import StoreTampered, check_head, check_queued
 from openers.nightly.stages import audit_stage, ingest_stage, integrity_stage, queue_hands
-from openers.nightly.storeopen import DEFAULT_WAIT, bound_memory, connect_waiting
+from openers.nightly.storeopen import DEFAULT_WAIT, bound_memory, closing_memory, connect_waiting
 from openers.report import report_for_run
 from openers.verify import review_head
 from schemas.findings import Severity
@@ -252,7 +252,7 @@ def _finalize(con: duckdb.DuckDBPyConnection, result: NightlyResult, summary: In
     """
     assert result.run_id is not None
     counts = result.counts
-    with transaction(con):
+    with closing_memory(con), transaction(con):
         counts.hands, counts.quarantined, counts.findings = claim_new(con, result.run_id)
         counts.duplicates = _duplicates(con, result.run_id, summary, read)
         intake = Intake(counts.files_seen, counts.files_skipped, counts.hands, counts.quarantined)

@@ -63,18 +63,22 @@ def ingest_stage(con: duckdb.DuckDBPyConnection, plans: Sequence[FilePlan], log:
 
 #: The hands to audit: those not audited yet and the deal right after each of them at its
 #: table (its J findings compare it with the deal before it, which may be new). Ordered as
-#: the audit orders a table's deals: by time, then hand id.
+#: the audit orders a table's deals: by time, then hand id. Only a table's deals from its
+#: first unaudited one are ordered (every deal before it is audited, so it neither is
+#: queued nor makes the next one queued): a night sorts its own deals, not the tables'
+#: history.
 _QUEUE_SQL = """
 INSERT OR IGNORE INTO ops_pending_hands (hand_id, table_id, queued_by_run)
 WITH changed AS (
-    SELECT DISTINCT h.table_id FROM hands h
+    SELECT h.table_id, min(h.time) AS since FROM hands h
     WHERE NOT EXISTS (SELECT 1 FROM audit_hands a WHERE a.hand_id = h.hand_id)
+    GROUP BY h.table_id
 ), deals AS (
     SELECT h.hand_id, h.table_id, a.hand_id IS NULL AS unaudited,
            lag(a.hand_id IS NULL) OVER (
                PARTITION BY h.table_id ORDER BY h.time, h.hand_id) AS after_unaudited
     FROM hands h
-    JOIN changed USING (table_id)
+    JOIN changed c ON c.table_id = h.table_id AND h.time >= c.since
     LEFT JOIN audit_hands a ON a.hand_id = h.hand_id
 )
 SELECT hand_id, table_id, ? FROM deals WHERE unaudited OR coalesce(after_unaudited, false)

@@ -229,3 +229,41 @@ def test_a_finished_run_leaves_no_lock_file(tmp_path):
     write_day(tmp_path / "inbox", ("T01",), range(3))
     assert run_in_process(tmp_path).exit_code is ExitCode.OK
     assert not (tmp_path / "store.duckdb.lock").exists()
+
+
+def test_duckdb_is_held_small_while_working_and_large_only_to_close(tmp_path, monkeypatch):
+    """The cache of blocks ingest wrote and the audit read is bounded by the working limit;
+    the closing transaction (run claim and seal, whose aggregates do not spill) gets the
+    larger one, and the limit is the working one again for the report."""
+    import openers.nightly.job as job
+    from openers.nightly.storeopen import CLOSING_MEMORY_LIMIT, WORK_MEMORY_LIMIT
+
+    def limit(con):
+        return con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+
+    seen: dict[str, str] = {}
+    sealing, reporting = job.seal, job.report_for_run
+
+    def seal(con, **kw):
+        seen["seal"] = limit(con)
+        return sealing(con, **kw)
+
+    def report(con, run_id, folder):
+        seen["report"] = limit(con)
+        return reporting(con, run_id, folder)
+
+    def audit(con, profile, log, workers):
+        seen["audit"] = limit(con)
+        return stage(con, profile, log, workers)
+
+    stage = job.audit_stage
+    monkeypatch.setattr(job, "seal", seal)
+    monkeypatch.setattr(job, "report_for_run", report)
+    monkeypatch.setattr(job, "audit_stage", audit)
+    write_day(tmp_path / "inbox", TABLES, range(10))
+    assert run_in_process(tmp_path, reports=tmp_path / "reports").exit_code is ExitCode.OK
+    probe = duckdb.connect()
+    for name, wanted in (("audit", WORK_MEMORY_LIMIT), ("seal", CLOSING_MEMORY_LIMIT),
+                         ("report", WORK_MEMORY_LIMIT)):
+        probe.execute(f"SET memory_limit = '{wanted}'")
+        assert seen[name] == limit(probe), name

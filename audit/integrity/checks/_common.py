@@ -62,6 +62,35 @@ def subject_of(level: Level, key: int, lookup: Lookup) -> Subject:
     return Subject(player_id=lookup.player(int(a[0])), partner_id=lookup.player(int(b[0])))
 
 
+#: Keys are counted through a dense table when it has at most this many slots, or twice
+#: the keys, whichever is more (else sorted, as ``np.unique`` does).
+_DENSE_SLOTS = 1 << 16
+
+
+def unique_inverse(keys: npt.ArrayLike) -> tuple[I64, npt.NDArray[np.intp]]:
+    """``np.unique(keys, return_inverse=True)``, the same arrays, without sorting the keys
+    when they are few and small.
+
+    The keys of the tests are codes (players, dealers, strata) or :func:`pair_key` of two
+    codes: both halves are small, so each key has a slot in a dense table of
+    ``(high + 1) * (low + 1)`` slots, in key order, and one ``bincount`` finds the keys
+    present (sorting a batch's million keys costs far more).
+    """
+    k = np.asarray(keys, dtype=np.int64)
+    if len(k) and int(k.min()) >= 0:
+        high, low = k >> 32, k & 0xFFFFFFFF
+        width = int(low.max()) + 1
+        slots = (int(high.max()) + 1) * width
+        if slots <= max(_DENSE_SLOTS, 2 * len(k)):
+            dense = high * width + low
+            present = np.bincount(dense, minlength=slots) > 0
+            rank = np.cumsum(present) - 1
+            found = np.flatnonzero(present)
+            return (found // width << 32) | (found % width), rank[dense]
+    unique, inverse = np.unique(k, return_inverse=True)
+    return unique, inverse.reshape(-1)
+
+
 def grouped_counts(hand_group: I64, item_hand: npt.ArrayLike, inner: I64, size: int
                    ) -> tuple[I64, F64]:
     """Counts of items by (their hand's group, inner index), as ``group * size + inner`` keys.
@@ -69,7 +98,7 @@ def grouped_counts(hand_group: I64, item_hand: npt.ArrayLike, inner: I64, size: 
     Many items share few groups: the groups are found among the hands and the items are
     counted with one ``bincount``, never sorted (the card tests count millions of cards).
     """
-    groups, hand_index = np.unique(hand_group, return_inverse=True)
+    groups, hand_index = unique_inverse(hand_group)
     flat = hand_index[np.asarray(item_hand, dtype=np.int64)] * size + inner
     counts = np.bincount(flat, minlength=len(groups) * size)
     found = np.nonzero(counts)[0]
@@ -98,15 +127,27 @@ class Sums:
         self._merged_rows = 0
         self._pending_rows = 0
 
-    def add(self, keys: I64, *columns: npt.ArrayLike) -> None:
-        """Add one row per key (keys may repeat)."""
+    def add(self, keys: I64, *columns: npt.ArrayLike | None) -> None:
+        """Add one row per key (keys may repeat); a column ``None`` is 1 on every row.
+
+        Counts (``None`` and boolean columns) are counted, not summed as floats: the
+        same numbers, exactly, for less work."""
         if len(keys) == 0:
             return
-        unique, inverse = np.unique(keys, return_inverse=True)
+        unique, inverse = unique_inverse(keys)
         block = np.empty((len(unique), self._columns))
         for i, column in enumerate(columns):
-            block[:, i] = np.bincount(inverse, weights=np.asarray(column, dtype=np.float64),
-                                      minlength=len(unique))
+            if column is None:
+                block[:, i] = np.bincount(inverse, minlength=len(unique))
+            elif isinstance(column, np.ndarray) and column.dtype == np.bool_:
+                block[:, i] = np.bincount(inverse[column], minlength=len(unique))
+            else:
+                block[:, i] = np.bincount(inverse, weights=np.asarray(column, dtype=np.float64),
+                                          minlength=len(unique))
+        self.add_block(unique, block)
+
+    def add_block(self, unique: I64, block: F64) -> None:
+        """Add per-key sums already made: ``unique`` keys (sorted, distinct), a row each."""
         self._keys.append(unique)
         self._values.append(block)
         self._pending_rows += len(unique)
@@ -123,7 +164,7 @@ class Sums:
             return self._keys[0], self._values[0]
         keys = np.concatenate(self._keys)
         values = np.concatenate(self._values)
-        unique, inverse = np.unique(keys, return_inverse=True)
+        unique, inverse = unique_inverse(keys)
         out = np.empty((len(unique), self._columns))
         for i in range(self._columns):
             out[:, i] = np.bincount(inverse, weights=values[:, i], minlength=len(unique))
@@ -160,7 +201,8 @@ class Events:
         if len(keys) == 0:
             return
         keys = np.asarray(keys, dtype=np.int64)
-        unique, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+        unique, inverse = unique_inverse(keys)
+        counts = np.bincount(inverse, minlength=len(unique))
         at, known = self._find(unique)
         before = np.zeros(len(unique), dtype=np.int64)
         before[known] = self._totals[at[known]]

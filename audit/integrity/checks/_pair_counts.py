@@ -77,10 +77,10 @@ class DecisionCounts:
             partner: I64) -> None:
         """One batch's decisions and their exposures (``exposed_index``: each exposure's
         decision; a decision's actor is never its own partner)."""
-        self._totals.add(actor * STRATA + stratum, np.ones(len(actor)), outcome)
+        self._totals.add(actor * STRATA + stratum, None, outcome)
         self._exposed.add(pair_key(actor[exposed_index], partner * STRATA
                                    + stratum[exposed_index]),
-                          np.ones(len(partner)), outcome[exposed_index])
+                          None, outcome[exposed_index])
         if self._log is None:  # open across batches until close(): no context manager
             self._log = tempfile.TemporaryFile(prefix="openers-integrity-")  # noqa: SIM115
         for column in (actor.astype(np.int32), stratum.astype(np.int8),
@@ -113,12 +113,12 @@ class DecisionCounts:
             to_link[decision[player == link[decision]]] = True
             split = stratum * 2 + to_link
             chosen = np.nonzero(mine)[0]
-            totals.add(actor[chosen] * _SPLIT_STRATA + split[chosen], np.ones(len(chosen)),
+            totals.add(actor[chosen] * _SPLIT_STRATA + split[chosen], None,
                        outcome[chosen])
             other = player != link[decision]
             decision, player = decision[other], player[other]
             exposed.add(pair_key(actor[decision], player * _SPLIT_STRATA + split[decision]),
-                        np.ones(len(decision)), outcome[decision])
+                        None, outcome[decision])
         return _tables(totals, exposed, _SPLIT_STRATA)
 
     def _batches_logged(self) -> Iterator[tuple[I64, I64, BoolArray, I64, I64]]:

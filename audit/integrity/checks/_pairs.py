@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from audit.evaluator import describe_strength
 from audit.integrity import strata
-from audit.integrity.checks._common import Events
+from audit.integrity.checks._common import Events, unique_inverse
 from audit.integrity.checks._pair_counts import DecisionCounts, Tables
 from audit.integrity.features import BatchView, Lookup, pair_key, split_key
 from audit.integrity.model import Cell, Evidence, Family, Level, Subject
@@ -185,7 +185,7 @@ class PairDecisionTest(IntegrityTest):
         exposed = tables.sums(tables.exposed)
         others = tables.sums(tables.total - tables.exposed)
         eligible = (exposed >= MIN_EXPOSED) & (others >= MIN_OTHER)
-        bound = strata.chernoff_many(tables, greater=self.greater)
+        bound = strata.chernoff_many(tables, greater=self.greater, wanted=eligible)
         odds, low, high = strata.mantel_haenszel_many(tables)
         used = tables.informative()
         hits, expected = used.sums(used.hits), used.sums(used.exposed * used.total_hits
@@ -193,9 +193,14 @@ class PairDecisionTest(IntegrityTest):
         n_used = used.sums(used.exposed)
         other_n = used.sums(used.total - used.exposed)
         other_y = used.sums(used.total_hits - used.hits)
-        for j in np.nonzero(eligible)[0].tolist():
+        judged = np.flatnonzero(eligible)
+        # each cell's figures as Python numbers, converted once for all the cells
+        columns = zip(judged.tolist(), bound[judged].tolist(),
+                      *(c[judged].astype(np.int64).tolist() for c in (hits, n_used, other_n,
+                                                                      other_y)),
+                      *(c[judged].tolist() for c in (expected, odds, low, high)), strict=True)
+        for j, p, hit, n, other, other_hit, mean, ratio, ratio_low, ratio_high in columns:
             a, b = pairs[j]
-            p = float(bound[j])
             pair_strata: list[strata.Stratum] = []
             if p < EXACT_BELOW:  # the bound is near enough to decide nothing: be exact
                 pair_strata = tables.strata(j)
@@ -203,8 +208,7 @@ class PairDecisionTest(IntegrityTest):
             adjusted = {lookup.player(x): lookup.player(links[x]) for x in (a, b)
                         if x in links and links[x] not in (a, b)}
             yield self._judge(a, b, lookup, Figures(
-                p, int(hits[j]), float(expected[j]), int(n_used[j]), float(odds[j]),
-                float(low[j]), float(high[j]), int(other_n[j]), int(other_y[j])),
+                p, hit, mean, n, ratio, ratio_low, ratio_high, other, other_hit),
                 pair_strata, adjusted)
 
     def _pair_key(self, actor: I64, partner: I64) -> I64:
@@ -218,11 +222,10 @@ class PairDecisionTest(IntegrityTest):
         """Every pair's tables: both directions for a pair either way round; a direction
         whose actor has a strong link elsewhere split by that link's exposure (those tables
         come after the others, in (actor, partner, stratum) order)."""
-        keys, owner = np.unique(self._pair_key(directed.actor, directed.partner),
-                                return_inverse=True)
+        keys, owner = unique_inverse(self._pair_key(directed.actor, directed.partner))
         a_codes, b_codes = split_key(keys)
         pairs = list(zip(a_codes.tolist(), b_codes.tolist(), strict=True))
-        linked = np.array([links.get(int(x), -1) for x in directed.actor.tolist()])
+        linked = _linked(links, directed.actor)
         split = (linked >= 0) & (linked != directed.partner)
         parts = [(owner[~split], directed.total[~split], directed.total_hits[~split],
                   directed.exposed[~split], directed.hits[~split])]
@@ -298,15 +301,27 @@ class Figures:
     other_hits: int
 
 
+def _linked(links: dict[int, int], actors: I64) -> I64:
+    """Each actor's strongest link (-1 for none)."""
+    linked = np.full(len(actors), -1, dtype=np.int64)
+    if links and len(actors):
+        keys = np.array(sorted(links), dtype=np.int64)
+        values = np.array([links[k] for k in keys.tolist()], dtype=np.int64)
+        at = np.minimum(np.searchsorted(keys, actors), len(keys) - 1)
+        found = keys[at] == actors
+        linked[found] = values[at[found]]
+    return linked
+
+
 def _strongest_links(t: Tables, greater: bool) -> dict[int, int]:
     """Each actor's partner with the smallest directed p-value, where it is below LINK_P."""
-    keys, owner = np.unique(pair_key(t.actor, t.partner), return_inverse=True)
+    keys, owner = unique_inverse(pair_key(t.actor, t.partner))
     tables = strata.StrataSet(owner, t.total, t.total_hits, t.exposed, t.hits, len(keys))
-    exposed = tables.sums(tables.exposed)
-    bound = strata.chernoff_many(tables, greater=greater)
+    enough = tables.sums(tables.exposed) >= MIN_EXPOSED
+    bound = strata.chernoff_many(tables, greater=greater, wanted=enough)
     best: dict[int, tuple[float, int]] = {}
     actors, partners = split_key(keys)
-    for j in np.nonzero((bound < LINK_P * 100) & (exposed >= MIN_EXPOSED))[0].tolist():
+    for j in np.nonzero((bound < LINK_P * 100) & enough)[0].tolist():
         p = strata.stratified_exact(tables.strata(j), greater=greater).p_value
         a = int(actors[j])
         if p < LINK_P and p < best.get(a, (1.0, -1))[0]:

@@ -107,19 +107,27 @@ class PitTest(IntegrityTest):
             u, t, rows, codes = obs.u, tail, obs.rows, obs.codes
             if keep is not None:
                 keys, u, t, rows, codes = keys[keep], u[keep], t[keep], rows[keep], codes[keep]
-            self.sums[level].add(keys, np.ones(len(u)), u, u * u, t)
+            self.sums[level].add(keys, None, u, u * u, t)
             self.events[level].add(keys[t], rows[t], u[t], codes[t])
 
     def cells(self, lookup: Lookup) -> Iterable[Cell]:
         for level in self.levels:
             keys, sums = self.sums[level].totals()
-            for key, (n, total, total_sq, tail) in zip(keys.tolist(), sums, strict=True):
-                if n >= MIN_SAMPLE:
-                    yield self.judge(level, key, int(n), total, total_sq, int(tail), lookup)
+            judged = sums[:, 0] >= MIN_SAMPLE
+            n = sums[judged, 0].astype(np.int64)
+            figures = self.figures(level, n, sums[judged, 1], sums[judged, 2],
+                                   sums[judged, 3].astype(np.int64))
+            for i, key in enumerate(keys[judged].tolist()):
+                yield self.judge(level, key, int(n[i]), figures, i, lookup)
 
-    def judge(self, level: Level, key: int, n: int, total: float, total_sq: float, tail: int,
-              lookup: Lookup) -> Cell:
-        """The cell of one key."""
+    def figures(self, level: Level, n: I64, total: F64, total_sq: F64, tail: I64
+                ) -> dict[str, npt.NDArray[np.generic]]:
+        """The statistics of every judged cell of a level at once (arrays by name)."""
+        raise NotImplementedError
+
+    def judge(self, level: Level, key: int, n: int, figures: dict[str, npt.NDArray[np.generic]],
+              i: int, lookup: Lookup) -> Cell:
+        """The cell of one key: row ``i`` of the level's ``figures``."""
         raise NotImplementedError
 
     def evidence(self, level: Level, key: int) -> Evidence:
@@ -133,11 +141,17 @@ class PitTest(IntegrityTest):
 class TailTest(PitTest):
     """Too many PITs in the top tail (one-sided, exact binomial)."""
 
-    def judge(self, level: Level, key: int, n: int, total: float, total_sq: float, tail: int,
-              lookup: Lookup) -> Cell:
+    def figures(self, level: Level, n: I64, total: F64, total_sq: F64, tail: I64
+                ) -> dict[str, npt.NDArray[np.generic]]:
+        low, high = stats.wilson_many(tail, n)
+        return {"tail": tail, "p": stats.binomial_upper_many(tail, n, self.settings.tail_share),
+                "low": low, "high": high}
+
+    def judge(self, level: Level, key: int, n: int, figures: dict[str, npt.NDArray[np.generic]],
+              i: int, lookup: Lookup) -> Cell:
         share = self.settings.tail_share
-        p = stats.binomial_upper(tail, n, share)
-        low, high = stats.wilson(tail, n)
+        tail = int(figures["tail"][i])
+        p, low, high = (float(figures[name][i]) for name in ("p", "low", "high"))
         subject = subject_of(level, key, lookup)
         top = f"top {100 * share:g}%"
         return Cell(
@@ -156,11 +170,17 @@ class TailTest(PitTest):
 class MeanTest(PitTest):
     """PITs higher on average than uniform (players) or off either way (dealers, tables)."""
 
-    def judge(self, level: Level, key: int, n: int, total: float, total_sq: float, tail: int,
-              lookup: Lookup) -> Cell:
-        two_sided = level in (Level.DEALER, Level.TABLE)
-        z, p = stats.uniform_mean_p(total, n, two_sided=two_sided)
-        mean, low, high = stats.mean_interval(total, total_sq, n)
+    def figures(self, level: Level, n: I64, total: F64, total_sq: F64, tail: I64
+                ) -> dict[str, npt.NDArray[np.generic]]:
+        z, p = stats.uniform_mean_p_many(total, n, two_sided=_two_sided(level))
+        mean, low, high = stats.mean_interval_many(total, total_sq, n)
+        return {"z": z, "p": p, "mean": mean, "low": low, "high": high}
+
+    def judge(self, level: Level, key: int, n: int, figures: dict[str, npt.NDArray[np.generic]],
+              i: int, lookup: Lookup) -> Cell:
+        two_sided = _two_sided(level)
+        z, mean, low, high = (figures[name][i] for name in ("z", "mean", "low", "high"))
+        p = float(figures["p"][i])
         subject = subject_of(level, key, lookup)
         way = "off" if two_sided else "above"
         return Cell(
@@ -172,3 +192,8 @@ class MeanTest(PitTest):
             evidence=partial(self.evidence, level, key),
             details={"z": z, "two_sided": two_sided},
         )
+
+
+def _two_sided(level: Level) -> bool:
+    """The mean tests of dealers and tables look both ways; of players, upwards."""
+    return level in (Level.DEALER, Level.TABLE)

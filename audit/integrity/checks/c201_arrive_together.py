@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import partial
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 from audit.integrity import stats
 from audit.integrity.checks._common import Sums
@@ -42,6 +44,34 @@ def _contains(sorted_keys: I64, wanted: I64) -> npt.NDArray[np.bool_]:
         return np.zeros(len(wanted), dtype=np.bool_)
     at = np.minimum(np.searchsorted(sorted_keys, wanted), len(sorted_keys) - 1)
     return np.asarray(sorted_keys[at] == wanted)
+
+
+@njit(cache=True, nogil=True)
+def _attainable(times: npt.NDArray[np.float64], kinds: I64, order: I64, starts: I64,
+                moved: I64, mine: I64, theirs: I64
+                ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """Per pair (players ``mine`` and ``theirs``, indices into ``starts`` and ``moved``, their
+    moves at ``order[starts[i]:starts[i] + moved[i]]``): the log of the smallest p-value its
+    moves could reach (the product of the coincidence chances that are not 0), and whether
+    any is. The same counts as :meth:`ArriveTogether._judge`'s, so a pair it skips is one
+    the test skips; the product is summed in logs, hence the caller's margin."""
+    log_floor = np.zeros(len(mine))
+    positive = np.zeros(len(mine), dtype=np.bool_)
+    miss = 1.0 - WINDOW_MINUTES / SPAN_MINUTES
+    for q in range(len(mine)):
+        a, b = mine[q], theirs[q]
+        for i in range(starts[a], starts[a] + moved[a]):
+            m = order[i]
+            low, high = times[m] - SPAN_MINUTES, times[m] + SPAN_MINUTES
+            near = 0
+            for j in range(starts[b], starts[b] + moved[b]):
+                o = order[j]
+                if kinds[o] == kinds[m] and times[o] >= low and times[o] <= high:
+                    near += 1
+            if near > 0:
+                positive[q] = True
+                log_floor[q] += math.log(1.0 - miss ** near)
+    return log_floor, positive
 
 
 def coincidence_probability(near: I64) -> npt.NDArray[np.float64]:
@@ -152,26 +182,40 @@ class ArriveTogether(IntegrityTest):
                 b_list.append(view.seat_player[starts[has] + j].astype(np.int64))
         if a_list:
             a, b = np.concatenate(a_list), np.concatenate(b_list)
-            self._together.add(pair_key(np.minimum(a, b), np.maximum(a, b)), np.ones(len(a)))
+            self._together.add(pair_key(np.minimum(a, b), np.maximum(a, b)), None)
 
     def cells(self, lookup: Lookup) -> Iterable[Cell]:
         keys, together = self._together.totals()
-        hands_together = {int(k): int(v) for k, v in zip(keys, together[:, 0], strict=True)}
         for table, moves in self._moves.items():
             times = np.concatenate(moves.times) / 60000.0
             players = np.concatenate(moves.players)
             kinds = np.concatenate(moves.kinds)
             rows = np.concatenate(moves.rows)
-            by_player = {int(p): np.nonzero(players == p)[0] for p in np.unique(players)}
-            ids = sorted(by_player)
-            for i, a in enumerate(ids):
-                for b in ids[i + 1:]:
-                    if int(pair_key(min(a, b), max(a, b))) not in hands_together:
-                        continue  # never at the table together
-                    cell = self._judge(table, a, b, by_player, times, kinds, rows, lookup,
-                                       hands_together[int(pair_key(min(a, b), max(a, b)))])
-                    if cell is not None:
-                        yield cell
+            ids, index = np.unique(players, return_inverse=True)
+            # every pair of the table's players (a before b) that was ever dealt in together
+            first, second = np.triu_indices(len(ids), 1)
+            pairs = pair_key(ids[first], ids[second])
+            at = np.minimum(np.searchsorted(keys, pairs), max(len(keys) - 1, 0))
+            met = keys[at] == pairs if len(keys) else np.zeros(len(pairs), dtype=np.bool_)
+            first, second, at = first[met], second[met], at[met]
+            # the side with fewer moves is checked against the other's (a on a tie)
+            moved = np.bincount(index, minlength=len(ids))
+            swap = moved[second] < moved[first]
+            mine, theirs = np.where(swap, second, first), np.where(swap, first, second)
+            order = np.argsort(index, kind="stable")
+            starts = np.concatenate(([0], np.cumsum(moved)[:-1])).astype(np.int64)
+            log_floor, positive = _attainable(times, kinds, order, starts, moved, mine, theirs)
+            # Tarone's screen, with a margin for rounding: _judge decides the pairs left
+            left = positive & (log_floor <= math.log(MIN_ATTAINABLE) + 1e-9)
+            if not left.any():
+                continue
+            by_player = {int(p): np.nonzero(players == p)[0] for p in ids}
+            for j in np.flatnonzero(left).tolist():
+                a, b = int(ids[first[j]]), int(ids[second[j]])
+                cell = self._judge(table, a, b, by_player, times, kinds, rows, lookup,
+                                   int(together[at[j], 0]))
+                if cell is not None:
+                    yield cell
 
     def _judge(self, table: int, a: int, b: int, by_player: dict[int, I64],
                times: npt.NDArray[np.float64], kinds: I64, rows: I64, lookup: Lookup,

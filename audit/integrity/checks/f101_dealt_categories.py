@@ -99,7 +99,7 @@ class DealtCategories(IntegrityTest):
             keys = level_keys(level, view.seat_dealer[ok], view.seat_table[ok], 0)
             valid = keys != view.no_dealer if level is Level.DEALER else np.ones(len(keys), bool)
             cell = (keys[valid] * 2 + deck[valid]) * _N_CAT + levels[valid]
-            self.counts[level].add(cell, np.ones(int(valid.sum())))
+            self.counts[level].add(cell, None)
             self.events[level].add(cell, rows[valid], None, view.dealt_strength[ok][valid])
 
     def cells(self, lookup: Lookup) -> Iterable[Cell]:

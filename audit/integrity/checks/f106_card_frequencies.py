@@ -78,7 +78,7 @@ class CardFrequencies(IntegrityTest):
         for level in self.levels:
             hand_keys, valid = complete_hands(view, level)
             group = hand_keys * 2 + joker
-            self.deals[level].add(group[valid], np.ones(int(valid.sum())), p[valid], q[valid])
+            self.deals[level].add(group[valid], None, p[valid], q[valid])
             seats = valid[view.seat_hand]
             item_hand = np.repeat(view.seat_hand[seats], 5)
             keys, counts = grouped_counts(group, item_hand, cards[seats].ravel(), 64)

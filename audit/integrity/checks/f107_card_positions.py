@@ -109,7 +109,7 @@ class CardPositions(IntegrityTest):
         for level in self.levels:
             owner, valid = complete_hands(view, level)
             group = (owner * 2 + joker) * 16 + b.h_seat_count
-            self.deals[level].add(group[valid], np.ones(int(valid.sum())))
+            self.deals[level].add(group[valid], None)
             seats = valid[view.seat_hand]
             keys, counts = grouped_counts(group, np.repeat(view.seat_hand[seats], 5),
                                           inner[seats].ravel(), _GROUP)
