@@ -96,11 +96,27 @@ class JobLog:
                 next_report = done + step
 
         self.info(f"{name}: start", stage=name, total=total)
-        wall, cpu = time.perf_counter(), _cpu_seconds()
+        watch = Stopwatch()
         yield advance
         self.info(f"{name}: done", stage=name, done=done, total=total,
-                  seconds=round(time.perf_counter() - wall, 3),
-                  cpu_seconds=round(_cpu_seconds() - cpu, 3), peak_mib=peak_mib())
+                  seconds=watch.seconds(), **watch.figures())
+
+
+class Stopwatch:
+    """A stage's figures for its log line: wall and CPU seconds since it started, and the
+    job's peak memory so far."""
+
+    def __init__(self) -> None:
+        self._wall, self._cpu = time.perf_counter(), _cpu_seconds()
+
+    def seconds(self) -> float:
+        """Wall seconds since the start."""
+        return round(time.perf_counter() - self._wall, 3)
+
+    def figures(self) -> dict[str, float | int]:
+        """``cpu_seconds`` since the start (this process and its ended children) and
+        ``peak_mib``."""
+        return {"cpu_seconds": round(_cpu_seconds() - self._cpu, 3), "peak_mib": peak_mib()}
 
 
 def _cpu_seconds() -> float:

@@ -19,7 +19,7 @@ from ingest.load import BATCH_SIZE, IngestSummary, Progress, load_items
 from ingest.reader import HandReader
 from openers.nightly.checkpoints import checkpoint
 from openers.nightly.inbox import FilePlan, FileRecord, prefix_sha256, record_files
-from openers.nightly.joblog import JobLog
+from openers.nightly.joblog import JobLog, Stopwatch
 from schemas.store import transaction
 
 __all__ = ["audit_stage", "ingest_stage", "integrity_stage", "queue_hands"]
@@ -129,10 +129,11 @@ def integrity_stage(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLo
                     run_id: int) -> None:
     """Integrity analytics over the store (docs/integrity.md), kept with its alerts. A failure
     is logged, not the run's: the audit's findings stand without it."""
+    watch = Stopwatch()
     try:
         found = analyse_store(con, profile, nightly_run_id=run_id)
     except Exception:
         log.error("integrity analysis failed", traceback=traceback.format_exc())
         return
     log.info("integrity done", hands=found.hands, cells=len(found.tested),
-             alerts=len(found.alerts), seconds=round(found.seconds, 1))
+             alerts=len(found.alerts), seconds=round(found.seconds, 1), **watch.figures())

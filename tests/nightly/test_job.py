@@ -139,6 +139,10 @@ def test_json_log_lines_on_stderr_and_report_path_on_stdout(tmp_path):
     assert {"run started", "run finished"} <= {e["message"] for e in events}
     audited = next(e for e in events if e["message"] == "audit done")
     assert audited["hands"] == 3 and audited["errors"] == 0 and "unverifiable" in audited
+    # Every stage's line gives its CPU seconds and the job's peak so far.
+    for message in ("ingest: done", "audit: done", "integrity done"):
+        stage = next(e for e in events if e["message"] == message)
+        assert stage["cpu_seconds"] > 0 and stage["peak_mib"] > 0, stage
     report = out.strip().removeprefix("report: ")
     assert report.endswith("report.html") and (tmp_path / "reports").is_dir()
     assert Path(report).read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
