@@ -26,16 +26,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
 
-from ingest.batches import read_batches
-from ingest.commit import FileDone, Pending, Writer, single_threaded
 from ingest.conservation import Conservation, ConservationError
 from ingest.paths import expand_paths, missing_paths
 from ingest.reader import HandReader
 from ingest.summary import PROBLEMS_KEPT, IngestSummary, Progress
 from schemas.store import apply_ddl, connect
+
+if TYPE_CHECKING:
+    from ingest.commit import Writer
 
 __all__ = ["BATCH_SIZE", "PROBLEMS_KEPT", "READ_SIZE", "IngestSummary", "MissingPathError",
            "Progress", "canonical_name", "ingest_paths", "load_items"]
@@ -89,6 +91,10 @@ def load_items(
     Raises :class:`~ingest.conservation.ConservationError` if a hand met is not
     accounted for (after the batches before it are written).
     """
+    # The readers (the compiled scanner, Arrow) are loaded when a load starts: importing
+    # this module for its sizes and summary (the nightly job's start) stays quick.
+    from ingest.commit import Writer, single_threaded
+
     summary = summary if summary is not None else IngestSummary()
     with single_threaded(con):
         writer = Writer(con, summary, on_files)
@@ -106,6 +112,9 @@ def _read_all(readers: Iterable[HandReader], summary: IngestSummary, writer: Wri
               progress: Callable[[Progress], None] | None, files_total: int,
               batch_size: int) -> None:
     """Read every file, handing each ``batch_size`` hands to ``writer``."""
+    from ingest.batches import read_batches
+    from ingest.commit import FileDone, Pending
+
     pending = Pending()
     for reader in readers:
         counts = Conservation()  # what this file's read gave (unreadable ones only)

@@ -11,6 +11,7 @@ from ingest.load import BATCH_SIZE
 from ingest.paths import missing_paths
 from openers.nightly.job import FailOn, NightlyOptions, run_nightly
 from openers.nightly.joblog import JobLog, LogFormat
+from openers.nightly.startup import arrow_without_pandas
 from openers.nightly.storeopen import DEFAULT_WAIT
 from schemas.store import DEFAULT_DB
 
@@ -79,6 +80,7 @@ def nightly(
     if missing:  # a mistyped inbox is a usage error: no run is recorded
         typer.echo(f"error: no such inbox: {', '.join(missing)}", err=True)
         raise typer.Exit(2)
+    arrow_without_pandas()  # a second of imports the job never uses
     options = NightlyOptions(
         inboxes=tuple(inbox),
         db=db,

@@ -32,7 +32,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from audit.profiles import ProfileError, load_profile
+from audit.house import ProfileError
 from ingest.conservation import record_run
 from ingest.load import BATCH_SIZE, IngestSummary
 from openers.nightly.checkpoints import checkpoint
@@ -62,10 +62,9 @@ from openers.nightly.runs import (
     start_run,
     undelivered_reports,
 )
-from openers.nightly.sealing import StoreTampered, check_head, check_queued
+from openers.nightly.sealing import StoreTampered, check_head, check_queued, stored_mark
 from openers.nightly.stages import audit_stage, ingest_stage, integrity_stage, queue_hands
 from openers.nightly.storeopen import DEFAULT_WAIT, bound_memory, closing_memory, connect_waiting
-from openers.report import report_for_run
 from openers.verify import review_head
 from schemas.findings import Severity
 from schemas.seals import seal
@@ -208,6 +207,8 @@ def _fail(con: duckdb.DuckDBPyConnection, result: NightlyResult, reason: str,
 def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
           result: NightlyResult) -> None:
     assert result.run_id is not None
+    from audit.profiles import load_profile  # the rule catalogue: after "run started"
+
     check_head(con)
     profile = load_profile(options.profile)
     expect = load_expectations(options.profile)
@@ -222,10 +223,11 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
     log.info("inbox planned", files=counts.files_seen, new=counts.files_new,
              grown=counts.files_grown, skipped=counts.files_skipped)
     read = [p for p in plans if p.pending]
+    before = stored_mark(con)  # the hands stored before this run: their texts are checked
     summary = ingest_stage(con, read, log, result.run_id, options.batch_size)
     queue_hands(con, result.run_id)
     checkpoint("hands-queued")
-    check_queued(con)
+    check_queued(con, before)
     counts.tables_resequenced = audit_stage(con, profile, log, options.workers)
     integrity_stage(con, profile, log, result.run_id)
     quality = _finalize(con, result, summary, read, options, expect, missed_findings)
@@ -314,6 +316,8 @@ def _deliver_missed_reports(con: duckdb.DuckDBPyConnection, log: JobLog) -> bool
 def _write_run_report(con: duckdb.DuckDBPyConnection, reports: Path, run_id: int,
                       log: JobLog) -> Path:
     """Write the run's report folder (``<reports>/<day>-run-<id>``) and remember it."""
+    from openers.report import report_for_run
+
     rows = con.execute("SELECT CAST(started_at AS DATE) FROM ops_runs WHERE run_id = ?",
                        [run_id]).fetchall()
     day = rows[0][0].isoformat() if rows else "run"

@@ -3,24 +3,28 @@ pending files, queue the hands to audit, audit them, run the integrity analysis.
 
 Each is safe to redo (``openers.nightly.job`` says why the whole run is); each logs its
 wall and CPU seconds (``JobLog.stage``), so the job's log names what limits a night.
+Each stage imports its engine when it starts (the audit's and the integrity analysis's
+take a second or more to import), so the job logs its start at once and a run that fails
+early does not pay for them.
 """
 
 from __future__ import annotations
 
 import traceback
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import duckdb
 
-from audit.integrity.store import analyse_store
-from audit.profiles import Profile
-from audit.store import audit_store
 from ingest.load import BATCH_SIZE, IngestSummary, Progress, load_items
 from ingest.reader import HandReader
 from openers.nightly.checkpoints import checkpoint
 from openers.nightly.inbox import FilePlan, FileRecord, prefix_sha256, record_files
 from openers.nightly.joblog import JobLog, Stopwatch
 from schemas.store import transaction
+
+if TYPE_CHECKING:
+    from audit.profiles import Profile
 
 __all__ = ["audit_stage", "ingest_stage", "integrity_stage", "queue_hands"]
 
@@ -99,6 +103,8 @@ def audit_stage(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog,
     seals the new audit layer (``openers.nightly.job``): until then the queue names the tables
     whose audit rows may differ from the last seal.
     """
+    from audit.store import audit_store  # the engine, loaded before its workers are forked
+
     # An Arrow column, not Python strings: a night of a million hands stays small. (Read
     # through a cursor: DuckDB refuses a relation on a connection whose last execute()
     # result is unread.)
@@ -129,6 +135,8 @@ def integrity_stage(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLo
                     run_id: int) -> None:
     """Integrity analytics over the store (docs/integrity.md), kept with its alerts. A failure
     is logged, not the run's: the audit's findings stand without it."""
+    from audit.integrity.store import analyse_store
+
     watch = Stopwatch()
     try:
         found = analyse_store(con, profile, nightly_run_id=run_id)

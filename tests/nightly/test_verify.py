@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from openers.cli import app
 from openers.nightly.job import ExitCode
+from openers.nightly.sealing import StoreTampered, check_queued, stored_mark
 from openers.verify import verify_store
 from schemas.reviews import Change, FindingKey, record, reviews_path_for
 from schemas.seals import seal
@@ -229,6 +230,28 @@ def test_the_job_never_re_audits_an_edited_old_hand(store):
     assert refused.exit_code is ExitCode.FAILED
     assert "hands to audit do not match their seals" in (refused.error or "")
     assert "seal 1 (runs 1-1)" in (refused.error or "")
+
+
+def test_queued_hands_stored_before_the_run_are_hashed_again_its_own_are_not(store):
+    """The mark taken before a run stores anything: an edited hand stored before it is
+    refused; a hand above it (stored by the run itself, under its lock) is not hashed."""
+    con = duckdb.connect(str(store))
+    try:
+        con.execute(f"UPDATE raw_hands SET raw_text = raw_text || ' ' WHERE hand_id = '{HAND}'")
+        con.execute("INSERT INTO ops_pending_hands (hand_id, table_id, queued_by_run) "
+                    f"VALUES ('{HAND}', 'T02', 3)")
+        mark = stored_mark(con)
+        assert mark == con.execute("SELECT count(*) - 1 FROM raw_hands").fetchall()[0][0]
+        with pytest.raises(StoreTampered, match=HAND):
+            check_queued(con, mark)
+        with pytest.raises(StoreTampered, match=HAND):
+            check_queued(con)  # no mark: every queued hand
+        check_queued(con, -1)  # as if the run had stored every hand itself
+        con.execute("DELETE FROM raw_hands WHERE hand_id = ?", [HAND])
+        with pytest.raises(StoreTampered, match="seal"):  # a queued hand gone: its seal
+            check_queued(con, -1)
+    finally:
+        con.close()
 
 
 def test_the_real_review_file_is_sealed_with_each_run_and_checked(store):
