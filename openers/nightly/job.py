@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
 import pyarrow as pa
@@ -69,6 +70,9 @@ from openers.verify import review_head
 from schemas.findings import Severity
 from schemas.seals import seal
 from schemas.store import transaction
+
+if TYPE_CHECKING:
+    from openers.report import ReportFiles
 
 
 class ExitCode(IntEnum):
@@ -313,11 +317,16 @@ def _deliver_missed_reports(con: duckdb.DuckDBPyConnection, log: JobLog) -> bool
     return findings
 
 
+def report_for_run(con: duckdb.DuckDBPyConnection, run_id: int, folder: Path) -> ReportFiles:
+    """:func:`openers.report.report_for_run`, imported when the report is written."""
+    from openers.report import report_for_run as write
+
+    return write(con, run_id, folder)
+
+
 def _write_run_report(con: duckdb.DuckDBPyConnection, reports: Path, run_id: int,
                       log: JobLog) -> Path:
     """Write the run's report folder (``<reports>/<day>-run-<id>``) and remember it."""
-    from openers.report import report_for_run
-
     rows = con.execute("SELECT CAST(started_at AS DATE) FROM ops_runs WHERE run_id = ?",
                        [run_id]).fetchall()
     day = rows[0][0].isoformat() if rows else "run"

@@ -24,9 +24,32 @@ from openers.nightly.joblog import JobLog, Stopwatch
 from schemas.store import transaction
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import pyarrow as pa
+
+    from audit.integrity.engine import IntegrityResult
     from audit.profiles import Profile
+    from audit.store import StoreSummary
 
 __all__ = ["audit_stage", "ingest_stage", "integrity_stage", "queue_hands"]
+
+
+def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile, hand_ids: pa.ChunkedArray,
+                *, workers: int | None, progress: Callable[[int], None]) -> StoreSummary:
+    """:func:`audit.store.audit_store`, imported when the audit starts (before its workers
+    are forked, so they start with it)."""
+    from audit.store import audit_store as audit
+
+    return audit(con, profile, hand_ids, workers=workers, progress=progress)
+
+
+def analyse_store(con: duckdb.DuckDBPyConnection, profile: Profile,
+                  nightly_run_id: int) -> IntegrityResult:
+    """:func:`audit.integrity.store.analyse_store`, imported when the analysis starts."""
+    from audit.integrity.store import analyse_store as analyse
+
+    return analyse(con, profile, nightly_run_id=nightly_run_id)
 
 
 def ingest_stage(con: duckdb.DuckDBPyConnection, plans: Sequence[FilePlan], log: JobLog,
@@ -103,8 +126,6 @@ def audit_stage(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog,
     seals the new audit layer (``openers.nightly.job``): until then the queue names the tables
     whose audit rows may differ from the last seal.
     """
-    from audit.store import audit_store  # the engine, loaded before its workers are forked
-
     # An Arrow column, not Python strings: a night of a million hands stays small. (Read
     # through a cursor: DuckDB refuses a relation on a connection whose last execute()
     # result is unread.)
@@ -135,8 +156,6 @@ def integrity_stage(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLo
                     run_id: int) -> None:
     """Integrity analytics over the store (docs/integrity.md), kept with its alerts. A failure
     is logged, not the run's: the audit's findings stand without it."""
-    from audit.integrity.store import analyse_store
-
     watch = Stopwatch()
     try:
         found = analyse_store(con, profile, nightly_run_id=run_id)
