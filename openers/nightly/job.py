@@ -65,6 +65,7 @@ from openers.nightly.runs import (
 )
 from openers.nightly.sealing import StoreTampered, check_head, check_queued, stored_mark
 from openers.nightly.stages import audit_stage, ingest_stage, integrity_stage, queue_hands
+from openers.nightly.startup import Preload
 from openers.nightly.storeopen import DEFAULT_WAIT, bound_memory, closing_memory, connect_waiting
 from openers.verify import review_head
 from schemas.findings import Severity
@@ -228,10 +229,14 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
              grown=counts.files_grown, skipped=counts.files_skipped)
     read = [p for p in plans if p.pending]
     before = stored_mark(con)  # the hands stored before this run: their texts are checked
-    summary = ingest_stage(con, read, log, result.run_id, options.batch_size)
-    queue_hands(con, result.run_id)
-    checkpoint("hands-queued")
-    check_queued(con, before)
+    engines = Preload()  # imported while the ingest waits for its writes
+    try:
+        summary = ingest_stage(con, read, log, result.run_id, options.batch_size)
+        queue_hands(con, result.run_id)
+        checkpoint("hands-queued")
+        check_queued(con, before)
+    finally:
+        engines.join()  # before the audit forks its workers
     counts.tables_resequenced = audit_stage(con, profile, log, options.workers)
     integrity_stage(con, profile, log, result.run_id)
     quality = _finalize(con, result, summary, read, options, expect, missed_findings)
