@@ -167,7 +167,9 @@ def _with_excerpts(con: duckdb.DuckDBPyConnection,
     texts = {
         hand_id: (first_line, text)
         for hand_id, first_line, text in con.execute(
-            "SELECT hand_id, first_line, raw_text FROM raw_hands WHERE list_contains(?, hand_id)",
+            # A semi-join (hashed), not list_contains: that one searches the list per row.
+            "SELECT hand_id, first_line, raw_text FROM raw_hands "
+            "WHERE hand_id IN (SELECT unnest(?::VARCHAR[]))",
             [ids],
         ).fetchall()
     }

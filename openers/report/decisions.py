@@ -135,16 +135,16 @@ def changes(
     scale = span / BASELINE_DAYS
     against.append(Comparison(f"30-day average ({start.isoformat()} to {end.isoformat()})",
                               round(c * scale, 1), round(m * scale, 1), round(n * scale, 1)))
-    seen_codes, seen_dealers, seen_players = (
-        {v for (v,) in con.execute(
-            f"SELECT DISTINCT {column} FROM findings f JOIN hands h ON h.hand_id = f.hand_id"
-            " LEFT JOIN stg_seats s ON s.hand_id = f.hand_id AND s.seat = f.seat"
-            f" WHERE {LOCAL_DAY_SQL} BETWEEN $a AND $b AND {column} IS NOT NULL"
-            f" AND f.hand_id NOT IN ({scope_hands[0]})",
-            {**scope_hands[1], "a": start, "b": last_day},
-        ).fetchall()}
-        for column in ("f.code", "h.dealer_id", "s.player_id")
-    )  # fmt: skip
+    columns = ("f.code", "h.dealer_id", "s.player_id")
+    seen = con.execute(  # one pass over the period's findings for the three columns
+        "SELECT " + ", ".join(f"list(DISTINCT {c}) FILTER (WHERE {c} IS NOT NULL)"
+                              for c in columns)
+        + " FROM findings f JOIN hands h ON h.hand_id = f.hand_id"
+        " LEFT JOIN stg_seats s ON s.hand_id = f.hand_id AND s.seat = f.seat"
+        f" WHERE {LOCAL_DAY_SQL} BETWEEN $a AND $b AND f.hand_id NOT IN ({scope_hands[0]})",
+        {**scope_hands[1], "a": start, "b": last_day},
+    ).fetchall()[0]
+    seen_codes, seen_dealers, seen_players = (set(values or ()) for values in seen)
     serious = [f for f in findings if f.severity in ("critical", "major")]
     return Changes(
         against=tuple(against),
