@@ -99,10 +99,10 @@ def _read(units: list[Unit], stages: _Stages, t: float, memory: TableMemory
           ) -> tuple[HandArrays, Labels, int, float]:
     """A batch's hands as arrays: the scanner's, the reference parser's where it refuses."""
     arrays, labels, parsed = [], [], 0
-    for unit in units:
+    for part, unit in enumerate(units):
         data = _bytes(unit)
         scanned = scan(np.frombuffer(data, dtype=np.uint8), unit.first_line,
-                       skip_bom=unit.start == 0)
+                       skip_bom=unit.start == 0, allocate=memory.allocator(f"scan {part}"))
         t = stages.add("scanner", t)
         hands_of = scanned.arrays.hands
         read = np.flatnonzero(hands_of[:, H_STATUS] == 0)
