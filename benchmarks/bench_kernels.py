@@ -9,11 +9,12 @@ runs ``--repeat`` times on inputs made beforehand and the least CPU time is kept
 sizes: **one file** (a few hundred hands: inputs and outputs stay in the caches, so
 the figure is the kernel's own work) and **a batch** of ``--files`` files (as a check
 worker sees them: the outputs stream through memory). The gap between the two is what
-memory costs; the gap between ``scan`` and its kernel on kept arrays is the page faults
-of its fresh output arrays (numpy hands ``scan`` new memory every call).
+memory costs; the gap between ``scan`` into fresh memory and into kept memory is the page
+faults of its output arrays.
 
 Scanner pieces: ``split_chunks`` (the chunk table), ``_scan_chunks`` (the hands, on
-arrays allocated beforehand), ``scan`` (all of it). Replay pieces: the fact tables'
+arrays allocated beforehand), ``scan`` (all of it, into fresh memory, and into memory
+kept from call to call as a check worker scans). Replay pieces: the fact tables'
 "none" fill in kept memory, ``_replay_all`` (on tables filled beforehand),
 ``replay_facts`` (all of it, in kept memory as a check worker calls it).
 """
@@ -21,6 +22,7 @@ arrays allocated beforehand), ``scan`` (all of it). Replay pieces: the fact tabl
 from __future__ import annotations
 
 import argparse
+import inspect
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -69,13 +71,20 @@ def _scan_inputs(buf: np.ndarray) -> tuple[np.ndarray, ...]:
 def _scanner(buffers: list[np.ndarray], repeat: int) -> dict[str, float]:
     hands = sum(len(scan(b)) for b in buffers)
     kept = [_scan_inputs(b) for b in buffers]
-    return {
+    figures = {
         "split_chunks": _best(lambda: [split_chunks(b, 1, True) for b in buffers], repeat,
                               hands),
         "_scan_chunks (kept arrays)": _best(lambda: [_scan_chunks(*k) for k in kept], repeat,
                                             hands),
-        "scan (all of it)": _best(lambda: [scan(b) for b in buffers], repeat, hands),
+        "scan (fresh memory)": _best(lambda: [scan(b) for b in buffers], repeat, hands),
     }
+    if "allocate" in inspect.signature(scan).parameters:  # not before d3da1ed
+        memory = TableMemory()
+        allocators = [memory.allocator(f"scan {k}") for k in range(len(buffers))]
+        figures["scan (kept memory, as check)"] = _best(
+            lambda: [scan(b, allocate=a) for b, a in zip(buffers, allocators, strict=True)],
+            repeat, hands)
+    return figures
 
 
 def _replay(buffers: list[np.ndarray], repeat: int) -> dict[str, float]:
