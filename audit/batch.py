@@ -27,7 +27,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
@@ -47,9 +47,6 @@ from ingest.chunks import iter_chunks
 from ingest.reader import QuarantineItem, read_chunk, read_path
 from ingest.scan.layout import H_BYTE_END, H_BYTE_START, H_FIRST_LINE, H_STATUS, HandArrays
 from schemas.records import HandRecord
-
-if TYPE_CHECKING:  # the scanner is compiled code: loaded only when used
-    from ingest.scan.scanner import Allocate
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -169,9 +166,7 @@ def check_units(task: tuple[int, list[Unit]], profile: Profile, reference: bool)
                 if data is None:
                     _unreadable(unit, out)
                 else:
-                    # The scanner's rows too live in the kept memory, a unit apart.
-                    allocate = _memory().allocator(f"scan {len(parts)}")
-                    parts.append(_scan_unit(unit, data, out, allocate))
+                    parts.append(_scan_unit(unit, data, out, len(parts)))
             arrays = join([p.arrays for p in parts], _memory())
             labels = StackedLabels([(len(p.places), p.labels) for p in parts])
             places = np.concatenate([p.places for p in parts]) if parts else np.zeros(0, np.int64)
@@ -191,14 +186,14 @@ class _Scanned:
     named: dict[int, Named]
 
 
-def _scan_unit(unit: Unit, data: bytes, out: Outcome, allocate: Allocate) -> _Scanned:
-    """The unit's hands as arrays: the scanner's (in ``allocate``'s memory), and the
-    reference reader's where the scanner did not read a hand (what neither reads goes to
-    ``out.problems``)."""
+def _scan_unit(unit: Unit, data: bytes, out: Outcome, part: int) -> _Scanned:
+    """The batch's ``part``-th unit's hands as arrays: the scanner's (in kept memory, a unit
+    apart), the reference reader's where the scanner did not (neither: ``out.problems``)."""
     from ingest.scan.scanner import scan  # compiled code: loaded only when used
 
     buf = np.frombuffer(data, dtype=np.uint8)
-    scanned = scan(buf, unit.first_line, skip_bom=unit.start == 0, allocate=allocate)
+    scanned = scan(buf, unit.first_line, skip_bom=unit.start == 0,
+                   allocate=_memory().allocator(f"scan {part}"))
     hands = scanned.arrays.hands
     if not len(hands) and unit.start == 0 and unit.end < 0:
         # A file without a single hand: the reader says so (an empty file is a problem).
