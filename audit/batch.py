@@ -160,13 +160,13 @@ def check_units(task: tuple[int, list[Unit]], profile: Profile, reference: bool)
                 files += [unit.file] * len(mine)
             _records(batch, files, records, profile, out, reference=True)
         else:
-            parts = []
+            parts: list[_Scanned] = []
             for unit in units:
                 data = _read(unit)
                 if data is None:
                     _unreadable(unit, out)
                 else:
-                    parts.append(_scan_unit(unit, data, out))
+                    parts.append(_scan_unit(unit, data, out, len(parts)))
             arrays = join([p.arrays for p in parts], _memory())
             labels = StackedLabels([(len(p.places), p.labels) for p in parts])
             places = np.concatenate([p.places for p in parts]) if parts else np.zeros(0, np.int64)
@@ -186,13 +186,14 @@ class _Scanned:
     named: dict[int, Named]
 
 
-def _scan_unit(unit: Unit, data: bytes, out: Outcome) -> _Scanned:
-    """The unit's hands as arrays: the scanner's, and the reference reader's where the
-    scanner did not read a hand (what neither reads goes to ``out.problems``)."""
+def _scan_unit(unit: Unit, data: bytes, out: Outcome, part: int) -> _Scanned:
+    """The batch's ``part``-th unit's hands as arrays: the scanner's (in kept memory, a unit
+    apart), the reference reader's where the scanner did not (neither: ``out.problems``)."""
     from ingest.scan.scanner import scan  # compiled code: loaded only when used
 
     buf = np.frombuffer(data, dtype=np.uint8)
-    scanned = scan(buf, unit.first_line, skip_bom=unit.start == 0)
+    scanned = scan(buf, unit.first_line, skip_bom=unit.start == 0,
+                   allocate=_memory().allocator(f"scan {part}"))
     hands = scanned.arrays.hands
     if not len(hands) and unit.start == 0 and unit.end < 0:
         # A file without a single hand: the reader says so (an empty file is a problem).

@@ -44,7 +44,7 @@ from audit.registry import hand_rules, sequence_rules
 from audit.units import Unit, plan_units
 from audit.workers import no_cyclic_gc, tasks_of
 from ingest.reader import QuarantineItem, read_chunk
-from ingest.scan.layout import H_STATUS, HandArrays
+from ingest.scan.layout import H_STATUS, HandArrays, Spans
 from ingest.scan.scanner import scan
 from openers.generator import GenerateConfig, generate
 from openers.generator.generate import LOGS_DIR
@@ -95,14 +95,15 @@ def _bytes(unit: Unit) -> bytes:
         return f.read() if unit.end < 0 else f.read(unit.end - unit.start)
 
 
-def _read(units: list[Unit], stages: _Stages, t: float, memory: TableMemory
-          ) -> tuple[HandArrays, Labels, int, float]:
-    """A batch's hands as arrays: the scanner's, the reference parser's where it refuses."""
+def _read(units: list[Unit], stages: _Stages, t: float, memory: TableMemory,
+          texts: list[TextLabels]) -> tuple[HandArrays, Labels, int, float]:
+    """A batch's hands as arrays: the scanner's (in ``memory``, as a check worker keeps
+    them), the reference parser's where it refuses; the scanned labels to ``texts``."""
     arrays, labels, parsed = [], [], 0
-    for unit in units:
+    for part, unit in enumerate(units):
         data = _bytes(unit)
         scanned = scan(np.frombuffer(data, dtype=np.uint8), unit.first_line,
-                       skip_bom=unit.start == 0)
+                       skip_bom=unit.start == 0, allocate=memory.allocator(f"scan {part}"))
         t = stages.add("scanner", t)
         hands_of = scanned.arrays.hands
         read = np.flatnonzero(hands_of[:, H_STATUS] == 0)
@@ -114,10 +115,22 @@ def _read(units: list[Unit], stages: _Stages, t: float, memory: TableMemory
         parsed += len(records)
         arrays.append(join([take(scanned.arrays, read), from_records(records)]))
         text = TextLabels(data, scanned.arrays, scanned.spans, read.tolist())
+        texts.append(text)
         labels.append((len(read) + len(records),
                        StackedLabels([(len(read), text), (len(records), RecordLabels(records))])))
         t = stages.add("reference parser (hands the scanner leaves)", t)
     return join(arrays, memory), StackedLabels(labels), parsed, t
+
+
+def _keep(texts: list[TextLabels]) -> None:
+    """Copy the scanned rows the labels read out of the kept memory, which the next batch
+    overwrites: unlike a check worker (whose J pass reads deal rows, not these labels),
+    this one keeps every batch's labels for the J pass. Untimed."""
+    for text in texts:
+        text.hands, text.seats, text.events = (text.hands.copy(), text.seats.copy(),
+                                               text.events.copy())
+        text.spans = Spans(text.spans.hands.copy(), text.spans.seats.copy(),
+                           text.spans.events.copy())
 
 
 def _stages(files: list[Path], profile: Profile, per_rule: bool, workers: int) -> None:
@@ -129,8 +142,9 @@ def _stages(files: list[Path], profile: Profile, per_rule: bool, workers: int) -
     labels: list[tuple[int, Labels]] = []
     with no_cyclic_gc():
         for number, units in enumerate(_batches(files, workers)):
+            texts: list[TextLabels] = []
             arrays, words, read_by_parser, t = _read(units, stages, time.process_time(),
-                                                     memory)
+                                                     memory, texts)
             parsed += read_by_parser
             facts = replay_facts(arrays, profile, memory)
             t = stages.add("compiled replay", t)
@@ -149,6 +163,7 @@ def _stages(files: list[Path], profile: Profile, per_rule: bool, workers: int) -
             parts.append(deals_of(ctx, np.arange(hands, hands + len(ctx)), number))
             labels.append((len(ctx), words))
             stages.add("deal tables (per batch)", t)
+            _keep(texts)
             hands += len(ctx)
         t = time.process_time()
         deals = stack(parts)

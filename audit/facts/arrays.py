@@ -8,7 +8,7 @@ the offsets each hand row holds (its seats, its lines, their cards).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import numpy as np
@@ -61,6 +61,17 @@ class TableMemory:
         """An uninitialised array of ``shape`` in memory kept for ``name``."""
         size = int(np.prod(shape)) * np.dtype(dtype).itemsize
         return self._bytes(name, size).view(dtype).reshape(shape)
+
+    def allocator(self, prefix: str) -> Callable[[str, type[G], tuple[int, ...]],
+                                                 npt.NDArray[G]]:
+        """:meth:`array` under names that start with ``prefix`` (what the scanner's
+        ``allocate`` takes: the rows of one scanned unit of a batch, apart from the
+        others)."""
+
+        def allocate(name: str, dtype: type[G], shape: tuple[int, ...]) -> npt.NDArray[G]:
+            return self.array(f"{prefix} {name}", dtype, shape)
+
+        return allocate
 
     def table(self, name: str, dtype: np.dtype, rows: int) -> Table:
         """``rows`` fresh rows (as :func:`new_table` gives them) in memory kept for ``name``."""

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from ingest.scan.layout import IntArray
-from ingest.scan.tokens import kernel, load_word, newline_bytes
+from ingest.scan.tokens import first_flagged, kernel, load_word, newline_bytes
 from schemas.limits import MAX_HAND_BYTES
 
 # Columns of the chunk table ``split_chunks`` returns.
@@ -131,8 +131,12 @@ def _next_separator(buf: np.ndarray, i: int) -> tuple[int, int, int, int]:
     n = buf.shape[0]
     newlines = 0
     while i < n:
-        # Eight bytes at a time up to the word holding the next newline.
-        while i + 8 <= n and newline_bytes(load_word(buf, i)) == 0:
+        # Eight bytes at a time up to the word holding the next newline, then to it.
+        while i + 8 <= n:
+            flags = newline_bytes(load_word(buf, i))
+            if flags:
+                i += first_flagged(flags)
+                break
             i += 8
         stop = min(i + 8, n)
         while i < stop and buf[i] != _NL:

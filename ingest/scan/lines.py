@@ -52,6 +52,7 @@ from ingest.scan.tokens import (
     amount,
     card_list,
     count_value,
+    first_flagged,
     kernel,
     load_word,
     packed_index,
@@ -119,8 +120,13 @@ def line_end(buf: np.ndarray, pos: int, end: int) -> tuple[int, int]:
     when the line holds a byte outside printable ASCII (a lone CR included) or is longer
     than MAX_LINE_BYTES."""
     i = pos
-    # Eight bytes at a time while all are printable (a line is ~20 bytes).
-    while i + 8 <= end and unprintable_bytes(load_word(buf, i)) == 0:
+    # Eight bytes at a time while all are printable (a line is ~20 bytes), then straight
+    # to the first byte that is not; bytes by one only in the last word of the buffer.
+    while i + 8 <= end:
+        flags = unprintable_bytes(load_word(buf, i))
+        if flags:
+            i += first_flagged(flags)
+            break
         i += 8
     while i < end:
         byte = buf[i]

@@ -44,6 +44,7 @@ from ingest.reader import HandReader, ParsedHand, RawHand, parse_raw
 from ingest.scan.scanner import ScanResult, scan
 from ingest.scan.tokens import (
     card_code,
+    first_flagged,
     newline_bytes,
     unprintable_bytes,
 )
@@ -193,6 +194,8 @@ def test_word_tests_match_bytes() -> None:
         for flags, special in ((unprintable_bytes(word), (row < 32) | (row > 126)),
                                (newline_bytes(word), row == 10)):
             assert bool(flags) == bool(special.any()), row
+            if flags:  # the scanner jumps to the first flagged byte: it must be the first
+                assert first_flagged(np.uint64(flags)) == int(np.flatnonzero(special)[0]), row
 
 
 # ---- hands ------------------------------------------------------------------------------
