@@ -77,8 +77,10 @@ class DiscardTakenBack(Rule):
         named = np.zeros(len(ctx) * 16, dtype=bool)
         discarding = verb == V_DISCARDS
         np.bitwise_or.at(thrown, keys[discarding], a.cards_mask[rows[discarding]])
-        np.bitwise_or.at(back, keys, np.where(final, a.cards_mask[rows], received))
-        named[keys[final & (a.cards_count[rows] > 0)]] = True
+        # Only a seat that threw cards away can take one back: the others are left out.
+        threw = thrown[keys] != 0
+        np.bitwise_or.at(back, keys[threw], np.where(final, a.cards_mask[rows], received)[threw])
+        named[keys[final & threw & (a.cards_count[rows] > 0)]] = True
         unknown = np.uint64(1) << np.uint64(UNKNOWN_CODE)
         suspects = ((thrown & back & ~unknown) != 0) | (((thrown & unknown) != 0) & named)
         for hand in np.unique(np.flatnonzero(suspects) // 16).tolist():
