@@ -141,6 +141,7 @@ class Batch:
         #: The rule being checked (the engine sets it).
         self.rule: RuleInfo
         self._verb_rows: dict[int, IntArray] = {}
+        self._verbs_rows: dict[frozenset[Verb], IntArray] = {}
         #: What rules derive from the batch and share (the views of candidate hands ...).
         self.memo: dict[str, Any] = {}
         self._hand_row = row_type(facts.hands)
@@ -169,7 +170,8 @@ class Batch:
         return self._pot_row._make(self.facts.pots[row].item())
 
     def rows(self, *verbs: Verb) -> IntArray:
-        """The action rows of lines with any of ``verbs``, in log order."""
+        """The action rows of lines with any of ``verbs``, in log order (kept for the next
+        rule that asks: never written to)."""
         found = []
         for verb in verbs:
             code = V[verb]
@@ -179,7 +181,11 @@ class Batch:
             found.append(rows)
         if len(found) == 1:
             return found[0]
-        return np.sort(np.concatenate(found))
+        key = frozenset(verbs)
+        both = self._verbs_rows.get(key)
+        if both is None:
+            both = self._verbs_rows[key] = np.sort(np.concatenate(found))
+        return both
 
     @cached_property
     def judged(self) -> npt.NDArray[np.bool_]:

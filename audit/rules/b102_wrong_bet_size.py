@@ -65,8 +65,7 @@ class WrongBetSize(Rule):
             opens, (amount == unit) | (amount == 2 * unit) | (all_in & (amount < 2 * unit)),
             np.where(bets, (amount == unit) | (all_in & (amount < unit)),
                      ~closed & ((increase == unit) | (all_in & (increase < unit)))))
-        increase_of = dict(zip(rows.tolist(), increase.tolist(), strict=True))
-        for r in rows[~ok].tolist():
+        for r, increase_r in zip(rows[~ok].tolist(), increase[~ok].tolist(), strict=True):
             row = ctx.action(r)
             unit_r, amount_r = row.unit, max(row.amount, 0)
             if row.verb == V_OPENS and row.current_bet == 0:
@@ -78,7 +77,7 @@ class WrongBetSize(Rule):
                 what = ("raised after an all-in raise of less than half a unit, which did not "
                         "reopen the betting for a seat that had already acted")
             else:
-                raised = int(increase_of[r])
+                raised = int(increase_r)
                 what = f"raised by {money(raised)}; a raise is {money(unit_r)}"
             yield ctx.finding(
                 row.hand, f"seat {row.seat} {what}", action=r,

@@ -11,17 +11,24 @@ from audit.facts.tables import SeatStatus
 from audit.rule import Rule
 from ingest.scan.layout import (
     ACTOR_SEAT,
+    V_COLLECTS,
+    VERBS,
     V,
 )
 from schemas.findings import Severity
 from schemas.records import Verb
 
-_IN_HAND_ONLY = tuple(V[v] for v in (
-    Verb.CHECKS, Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES,
-    Verb.DISCARDS, Verb.STANDS_PAT, Verb.DRAWS_FIFTH, Verb.COLLECTS))
+
+def _verbs(*verbs: Verb) -> np.ndarray:
+    """Per verb code: whether it is one of ``verbs`` (indexed by a column of verb codes)."""
+    return np.isin(np.arange(len(VERBS)), [V[v] for v in verbs])
 
 
-_NOT_ALL_IN = tuple(V[v] for v in (Verb.BETS, Verb.CALLS, Verb.RAISES))
+_IN_HAND_ONLY = _verbs(Verb.CHECKS, Verb.OPENS, Verb.BETS, Verb.CALLS, Verb.RAISES,
+                       Verb.DISCARDS, Verb.STANDS_PAT, Verb.DRAWS_FIFTH, Verb.COLLECTS)
+
+
+_NOT_ALL_IN = _verbs(Verb.BETS, Verb.CALLS, Verb.RAISES)
 
 
 _WHY = {SeatStatus.UNSEATED: "is not seated", SeatStatus.NOT_DEALT: "was never dealt in",
@@ -60,14 +67,15 @@ class ActionNotInHand(Rule):
 
     def check(self, ctx: Batch) -> Iterator[Result]:
         a = ctx.actions
-        candidates = (a.actor == ACTOR_SEAT) & np.isin(a.verb, _IN_HAND_ONLY)
-        candidates &= ~((a.verb == V[Verb.COLLECTS]) & (ctx.hands.misdeal_index[a.hand] >= 0))
-        out = ~a.in_hand
-        flagged = candidates & (out | (a.all_in & np.isin(a.verb, _NOT_ALL_IN)))
-        for r in np.flatnonzero(flagged).tolist():
+        rows = np.flatnonzero((a.actor == ACTOR_SEAT) & _IN_HAND_ONLY[a.verb])
+        verbs = a.verb[rows]
+        rows = rows[~((verbs == V_COLLECTS) & (ctx.hands.misdeal_index[a.hand[rows]] >= 0))]
+        out = ~a.in_hand[rows]
+        flagged = rows[out | (a.all_in[rows] & _NOT_ALL_IN[a.verb[rows]])]
+        for r in flagged.tolist():
             row = ctx.action(r)
             verb = verb_name(row.verb)
-            if out[r]:
+            if not row.in_hand:
                 why = _WHY[SeatStatus(row.status)]
                 yield ctx.finding(row.hand, f"seat {row.seat} {verb} but {why}", action=r,
                                   evidence={"verb": verb, "reason": why})

@@ -8,10 +8,8 @@ import numpy as np
 
 from audit.facts.context import Batch, Result, money
 from audit.rule import Rule
-from ingest.scan.layout import (
-    V_CALLS,
-)
 from schemas.findings import Severity
+from schemas.records import Verb
 
 
 class ShortCallAllInOpener(Rule):
@@ -44,12 +42,13 @@ class ShortCallAllInOpener(Rule):
 
     def check(self, ctx: Batch) -> Iterator[Result]:
         a = ctx.actions
-        called = a.stake + np.maximum(a.amount, 0)
-        flagged = (a.betting & (a.verb == V_CALLS) & (a.street == 1) & ~a.says_all_in
-                   & ctx.hands.opened_all_in[a.hand] & (called < a.unit))
-        for r in np.flatnonzero(flagged).tolist():
+        rows = ctx.rows(Verb.CALLS)
+        rows = rows[ctx.hands.opened_all_in[a.hand[rows]]]  # behind an opener all-in
+        called = a.stake[rows] + np.maximum(a.amount[rows], 0)
+        flagged = (a.betting[rows] & (a.street[rows] == 1) & ~a.says_all_in[rows]
+                   & (called < a.unit[rows]))
+        for r, total in zip(rows[flagged].tolist(), called[flagged].tolist(), strict=True):
             row = ctx.action(r)
-            total = int(called[r])
             yield ctx.finding(
                 row.hand,
                 f"seat {row.seat} called {money(total)} behind an opener all-in for the "

@@ -69,10 +69,9 @@ class MisdealNotCalled(Rule):
         limit = np.where(hands.first_play >= 0, hands.first_play, hands.action_count)[h]
         early = rows[a.index[rows] < limit]
         held = per_seat(ctx, early, np.maximum(a.cards_count[early], 0))
-        deals = ctx.rows(Verb.DEALT)
-        dealt = per_seat(ctx, deals, np.ones(len(deals), dtype=np.int64)) > 0
-        wrong = np.flatnonzero(dealt & (held != HAND_SIZE))
-        for hand in _hands(wrong):
+        deals = ctx.rows(Verb.DEALT)  # the seats dealt in: is what they hold five cards?
+        dealt = a.hand[deals].astype(np.int64) * SEAT_KEY + a.seat[deals]
+        for hand in _hands(dealt[held[dealt] != HAND_SIZE]):
             if hands.misdeal_index[hand] < 0:
                 yield from self._hand(ctx, hand_view(ctx, hand))
 

@@ -60,26 +60,30 @@ class FiveCardDrawDealtWrongly(Rule):
 
     def check(self, ctx: Batch) -> Iterator[Result]:
         a = ctx.actions
-        many = ctx.rows(*RECEIVING)
-        many = many[a.received_count[many] > MAX_AT_ONCE]
+        receiving = ctx.rows(*RECEIVING)
+        many = receiving[a.received_count[receiving] > MAX_AT_ONCE]
         fifth = ctx.rows(Verb.DRAWS_FIFTH)
-        doubtful = np.concatenate((many, fifth[self._doubtful_fifths(ctx, fifth)]))
+        doubtful = np.concatenate((many, fifth[self._doubtful_fifths(ctx, fifth, receiving)]))
         for hand in np.unique(a.hand[doubtful]).tolist():
             yield from self._hand(ctx, hand_view(ctx, hand))
 
     @staticmethod
-    def _doubtful_fifths(ctx: Batch, fifth: IntArray) -> npt.NDArray[np.bool_]:
-        """The fifth cards that may be early: a seat in the hand drew after it, or no burn
-        came since the seat's last cards."""
+    def _doubtful_fifths(ctx: Batch, fifth: IntArray, receiving: IntArray
+                         ) -> npt.NDArray[np.bool_]:
+        """The fifth cards (rows ``fifth``) that may be early: a seat in the hand drew after
+        it, or no burn came since the seat's last cards (``receiving``: the rows of the
+        lines that hand out cards)."""
         a = ctx.actions
-        key = a.hand.astype(np.int64) * _LINES + a.index
+
+        def key(rows: IntArray) -> IntArray:  # a line's place in the batch, in log order
+            return a.hand[rows].astype(np.int64) * _LINES + a.index[rows]
+
         turns = ctx.rows(*DRAW_TURNS)
         turns = turns[a.in_hand[turns]]
         last_turn = np.full(len(ctx), -1, dtype=np.int64)
         np.maximum.at(last_turn, a.hand[turns], a.index[turns])
         later = last_turn[a.hand[fifth]] > a.index[fifth]
-        got = ctx.rows(*RECEIVING)
-        got = got[a.received_count[got] > 0]
+        got = receiving[a.received_count[receiving] > 0]
         seat_key = (a.hand[got].astype(np.int64) * SEAT_KEY + a.seat[got]) * _LINES + a.index[got]
         order = np.argsort(seat_key)
         mine = (a.hand[fifth].astype(np.int64) * SEAT_KEY + a.seat[fifth]) * _LINES + a.index[fifth]
@@ -87,13 +91,14 @@ class FiveCardDrawDealtWrongly(Rule):
         found = at >= 0
         previous = seat_key[order][np.maximum(at, 0)]
         found &= previous // _LINES == mine // _LINES
-        burns = np.sort(key[ctx.rows(Verb.BURNS)])
-        since = np.where(found, key[fifth] - (mine - previous), key[fifth])
-        burned = np.searchsorted(burns, key[fifth]) - np.searchsorted(burns, since, side="right")
+        burns = np.sort(key(ctx.rows(Verb.BURNS)))
+        at_fifth = key(fifth)
+        since = np.where(found, at_fifth - (mine - previous), at_fifth)
+        burned = np.searchsorted(burns, at_fifth) - np.searchsorted(burns, since, side="right")
         # Another seat's cards in between keep the fifth apart as well as a burn.
-        others = np.sort(key[got])
-        between = np.searchsorted(others, key[fifth]) - np.searchsorted(others, since,
-                                                                         side="right")
+        others = np.sort(key(got))
+        between = np.searchsorted(others, at_fifth) - np.searchsorted(others, since,
+                                                                     side="right")
         return later | (found & (burned == 0) & (between == 0))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:

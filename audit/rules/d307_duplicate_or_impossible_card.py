@@ -136,8 +136,8 @@ def _deck_candidates(ctx: Batch) -> IntArray:
     a, h, s = ctx.actions, ctx.hands, ctx.seats
     joker = np.uint64(1) << np.uint64(JOKER_CODE)
     unknown = np.uint64(1) << np.uint64(UNKNOWN_CODE)
-    named = ((a.cards_mask | a.drawn_mask) & joker) != 0
-    impossible = np.unique(a.hand[named & ~h.joker[a.hand]])
+    named = a.hand[np.flatnonzero(((a.cards_mask | a.drawn_mask) & joker) != 0)]
+    impossible = np.unique(named[~h.joker[named]])
     exposes = ctx.rows(Verb.EXPOSES)
     seat = ctx.seat_rows(a.hand[exposes], a.seat[exposes])
     held = np.where(a.section[exposes] < SEC_DRAW, s.dealt_mask[seat],
@@ -147,6 +147,9 @@ def _deck_candidates(ctx: Batch) -> IntArray:
     # An exposed card of its own is a duplicate only if another line names it too (or
     # the hand exposes more than one card).
     placing = ctx.rows(*_PLACING)
+    exposing = np.zeros(len(ctx), dtype=bool)  # only the hands that expose a card matter
+    exposing[a.hand[exposes]] = True
+    placing = placing[exposing[a.hand[placing]]]
     named_elsewhere = np.zeros(len(ctx), dtype=np.uint64)
     np.bitwise_or.at(named_elsewhere, a.hand[placing],
                      a.cards_mask[placing] | a.drawn_mask[placing])

@@ -68,20 +68,26 @@ class DiscardTakenBack(Rule):
         rows = rows[(a.actor[rows] == 0) | (a.verb[rows] == V_DEALS)]
         keys = a.hand[rows].astype(np.int64) * 16 + a.seat[rows]
         verb = a.verb[rows]
+        thrown = np.zeros(len(ctx) * 16, dtype=np.uint64)
+        discarding = verb == V_DISCARDS
+        np.bitwise_or.at(thrown, keys[discarding], a.cards_mask[rows[discarding]])
+        # Only a seat that threw cards away can take one back: the others are left out.
+        threw = thrown[keys] != 0
+        rows, keys, verb = rows[threw], keys[threw], verb[threw]
         final = (verb == V_SHOWS) | (verb == V_MUCKS)
         received = np.where(verb == V_DISCARDS, a.drawn_mask[rows],
                             np.where((verb == V_DEALS) & (a.section[rows] < SEC_DRAW), 0,
                                      a.cards_mask[rows]).astype(np.uint64))
-        thrown = np.zeros(len(ctx) * 16, dtype=np.uint64)
         back = np.zeros(len(ctx) * 16, dtype=np.uint64)
         named = np.zeros(len(ctx) * 16, dtype=bool)
-        discarding = verb == V_DISCARDS
-        np.bitwise_or.at(thrown, keys[discarding], a.cards_mask[rows[discarding]])
         np.bitwise_or.at(back, keys, np.where(final, a.cards_mask[rows], received))
         named[keys[final & (a.cards_count[rows] > 0)]] = True
         unknown = np.uint64(1) << np.uint64(UNKNOWN_CODE)
-        suspects = ((thrown & back & ~unknown) != 0) | (((thrown & unknown) != 0) & named)
-        for hand in np.unique(np.flatnonzero(suspects) // 16).tolist():
+        seats = np.unique(keys)  # every seat that threw a card
+        thrown_by, back_to = thrown[seats], back[seats]
+        suspects = ((thrown_by & back_to & ~unknown) != 0) | (((thrown_by & unknown) != 0)
+                                                             & named[seats])
+        for hand in np.unique(seats[suspects] // 16).tolist():
             yield from self._hand(ctx, hand_view(ctx, hand))
 
     def _hand(self, ctx: Batch, view: HandView) -> Iterator[Result]:

@@ -64,12 +64,13 @@ class MissingAnteOrFattener(SequenceRule):
         fattened = (fattening is not None) & (ctx.previous >= 0) & d.passed_out[before]
         due = np.where(fattened, np.maximum(d.ante, fattening or 0), d.ante)
         owing = np.maximum(d.ante, fattening or 0)
-        deal = s.deal
-        short = s.dealt_in & (s.ante < np.minimum(due[deal], s.stack)) & (due[deal] > 0)
-        unsure = (s.dealt_in & (s.ante < np.minimum(owing[deal], s.stack)) & (owing[deal] > 0)
-                  & (ctx.previous[deal] == -1) & (d.jackpot[deal] > 1))
-        if fattening is None:
-            unsure[:] = False
+        dealt_in = np.flatnonzero(s.dealt_in)  # only a seat dealt in owes
+        deal, ante, stack = s.deal[dealt_in], s.ante[dealt_in], s.stack[dealt_in]
+        short = (ante < np.minimum(due[deal], stack)) & (due[deal] > 0)
+        unsure = np.zeros(len(deal), dtype=np.bool_)
+        if fattening is not None:
+            unsure = ((ante < np.minimum(owing[deal], stack)) & (owing[deal] > 0)
+                      & (ctx.previous[deal] == -1) & (d.jackpot[deal] > 1))
         rows = np.union1d(deal[short], deal[unsure])
         for row in rows[judged[rows]].tolist():
             yield from self._deal(ctx, row, int(due[row]), bool(fattened[row]))

@@ -96,6 +96,7 @@ class PotKilledAgainstRule(Rule):
         # action, a declaration (or, in another style, always).
         opened = ctx.hands.action_start + np.maximum(ctx.hands.opens_index, 0)
         bets = ctx.rows(Verb.RAISES, Verb.CALLS)
+        bets = bets[ruled[a.hand[bets]]]  # only the hands with a ruling can be candidates
         hand = a.hand[bets]
         others = bets[(a.actor[bets] == ACTOR_SEAT) & (a.section[bets] == SEC_BEFORE_DRAW)
                       & (a.seat[bets] != 0) & (a.seat[bets] != a.seat[ruling[hand]])
