@@ -7,8 +7,9 @@ from ``stg_hands``, ``stg_seats`` and ``stg_actions`` by the main process
 (:func:`audit.facts.staging.fetch_staging`, one join of each table per ``READ_HANDS``
 hands); batches of whole tables go to the workers, which make their arrays
 (:func:`audit.facts.staging.staging_arrays`), replay them into facts and run the hand
-rules and the J rules; :func:`audit.results.write_results` replaces their audit rows as
-the results come back. A stored hand with no
+rules and the J rules, and send back their audit rows as Arrow tables
+(:func:`audit.results.result_rows`); :func:`audit.results.write_rows` replaces the
+hands' rows as they come back. A stored hand with no
 staging rows cannot be audited: it is counted (``StoreSummary.unaudited``) and gets an
 error for every rule in ``audit_unverifiable``, never a silent pass.
 
@@ -40,7 +41,7 @@ from audit.facts.sequence import Run
 from audit.facts.staging import StagingRows, fetch_staging, staging_arrays
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
-from audit.results import WRITE_HANDS, write_results
+from audit.results import UNAUDITED, WRITE_HANDS, ResultRows, result_rows, write_rows
 from audit.workers import default_workers, no_cyclic_gc, pool
 from ingest.errors import HandParseError
 from ingest.parser import parse_hand
@@ -168,7 +169,7 @@ def _unaudited(item: _Stored, profile: Profile, why: str) -> AuditResult:
     for code in codes:
         u = Unverifiable.model_construct(code=code, hand_id=item.hand_id,
                                          table_id=item.table_id or "", seat=None,
-                                         reason=f"the stored hand cannot be audited: {why}")
+                                         reason=f"{UNAUDITED}: {why}")
         out.unverifiable.append(u)
         out.errors.append(u)
     return out
@@ -246,8 +247,8 @@ def _fetched(con: duckdb.DuckDBPyConnection, works: list[_Work]) -> list[_Work]:
     return works
 
 
-def _audit_batch(work: _Work, profile: Profile) -> list[AuditResult]:
-    """Replay and check one batch of whole tables (runs in a worker)."""
+def _audit_batch(work: _Work, profile: Profile) -> ResultRows:
+    """Replay and check one batch of whole tables (runs in a worker); its audit rows."""
     with no_cyclic_gc():
         labels: Labels
         if work.records is None:
@@ -274,7 +275,7 @@ def _audit_batch(work: _Work, profile: Profile) -> list[AuditResult]:
         for hand, item in enumerate(work.staged):
             if not item.context:
                 results.append(found.get(hand) or AuditResult(item.hand_id, item.table_id or ""))
-    return results
+        return result_rows(results, profile.name)
 
 
 def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
@@ -316,7 +317,7 @@ def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, hand_ids: HandIds |
         with pool(workers) as executor:
             # Batches in flight are bounded (two per worker: one running, one queued behind
             # it while the main process reads): memory stays a few batches whatever the store.
-            pending: deque[Future[list[AuditResult]]] = deque(
+            pending: deque[Future[ResultRows]] = deque(
                 executor.submit(_audit_batch, w, profile) for w in (first, second) if w)
             for work in parts:
                 if len(pending) > 2 * workers:
@@ -329,7 +330,7 @@ def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, hand_ids: HandIds |
 
 
 class _Collected:
-    """The results of the batches as they come back: told to ``progress``, counted, and
+    """The audit rows of the batches as they come back: told to ``progress``, counted, and
     written about ``WRITE_HANDS`` hands at a time (memory holds counts, not every hand's
     result; a hand audited again has its rows replaced, so a run killed after some writes
     and redone ends the same)."""
@@ -337,23 +338,25 @@ class _Collected:
     def __init__(self, con: duckdb.DuckDBPyConnection, profile: Profile,
                  progress: Callable[[int], None] | None) -> None:
         self.con, self.profile, self.progress = con, profile, progress
-        self.waiting: list[AuditResult] = []
+        self.waiting: list[ResultRows] = []
+        self.waiting_hands = 0
         self.summary = StoreSummary(0, 0, 0)
 
-    def extend(self, part: list[AuditResult]) -> None:
-        self.waiting.extend(part)
+    def extend(self, part: ResultRows) -> None:
+        self.waiting.append(part)
+        self.waiting_hands += part.hands.num_rows
         if self.progress is not None:
-            self.progress(len(part))
-        if len(self.waiting) >= WRITE_HANDS:
+            self.progress(part.hands.num_rows)
+        if self.waiting_hands >= WRITE_HANDS:
             self.write()
 
     def write(self) -> None:
-        done, self.waiting = self.waiting, []
-        write_results(self.con, done, self.profile)
+        done, self.waiting, self.waiting_hands = self.waiting, [], 0
+        write_rows(self.con, done)
         s = self.summary
         self.summary = StoreSummary(
-            s.hands + len(done), s.findings + sum(len(r.findings) for r in done),
-            s.unverifiable + sum(len(r.unverifiable) for r in done),
-            s.errors + sum(len(r.errors) for r in done),
-            s.unaudited + sum(1 for r in done if r.errors and any(
-                e.reason.startswith("the stored hand cannot be audited") for e in r.errors)))
+            s.hands + sum(p.hands.num_rows for p in done),
+            s.findings + sum(p.findings.num_rows for p in done),
+            s.unverifiable + sum(p.unverifiable.num_rows for p in done),
+            s.errors + sum(p.errors for p in done),
+            s.unaudited + sum(p.unaudited for p in done))
