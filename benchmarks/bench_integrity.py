@@ -12,7 +12,8 @@ and the minimum over the others:
   seats and lines queried and turned into arrays; ``read.batch`` is the per-batch part);
 - ``replay`` (the compiled pass), ``view`` (dealt strengths and PITs), ``lookup``;
 - ``feed.CODE``: each test's per-batch sums; ``bins``: the PIT histograms;
-- ``cells``: every test's cells as rows (``cells.CODE``: each test's own); ``judge``: false discovery control, rows, alerts;
+- ``cells``: every test's cells as rows (``cells.CODE``: each test's own); ``judge``: false
+  discovery control, rows, alerts;
 - ``write``: ``store_result`` (the run's rows built and inserted in one transaction).
 
 CPU seconds are the process's (DuckDB's threads included); on a shared machine compare
