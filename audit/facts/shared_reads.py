@@ -8,11 +8,13 @@ it came, to Arrow IPC files in a temporary folder (a copy of the buffers), and a
 travels as its hand ids and the name of its read: the worker maps the files (no copy) and
 takes and sorts its own hands' rows (:func:`audit.facts.staging.group_rows`), the same
 rows in the same order as before. A read's files are removed when its last batch is done,
-the folder when the audit ends, however it ends.
+the folder when the audit ends, or by the next audit if this one was killed.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -75,8 +77,31 @@ class SharedReads:
                 Path(f"{group.read}.{name}.arrow").unlink()
 
 
+#: The folders' names: this prefix, then the process id of the audit that made them.
+_PREFIX = "openers-audit-reads-"
+
+
 @contextmanager
 def shared_reads() -> Iterator[SharedReads]:
-    """Reads in a temporary folder, removed with everything in it on the way out."""
-    with tempfile.TemporaryDirectory(prefix="openers-audit-reads-") as folder:
+    """Reads in a temporary folder, removed with everything in it on the way out (and, if
+    the audit was killed, by the next audit: a folder whose process is gone)."""
+    _remove_orphans(Path(tempfile.gettempdir()))
+    with tempfile.TemporaryDirectory(prefix=f"{_PREFIX}{os.getpid()}-") as folder:
         yield SharedReads(Path(folder))
+
+
+def _remove_orphans(parent: Path) -> None:
+    for folder in parent.glob(f"{_PREFIX}*-*"):
+        pid = folder.name[len(_PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pyarrow as pa
+import pytest
 
 from audit.facts.shared_reads import shared_reads
 from audit.facts.staging import fetch_staging
@@ -50,3 +54,23 @@ def test_batches_of_a_shared_read_are_the_direct_reads(tmp_path: Path) -> None:
 
 def _same(a: pa.Table, b: pa.Table) -> bool:
     return a.combine_chunks().equals(b.combine_chunks())
+
+
+def test_a_killed_audits_reads_go_with_the_next_audit(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead = tmp_path / f"openers-audit-reads-{_ended_pid()}-x1"
+    dead.mkdir()
+    (dead / "read-1.hands.arrow").write_bytes(b"x")
+    mine = tmp_path / f"openers-audit-reads-{os.getpid()}-x2"  # a live audit's
+    mine.mkdir()
+    with shared_reads() as reads:
+        assert reads.folder.parent == tmp_path
+        assert not dead.exists()
+        assert mine.exists()
+
+
+def _ended_pid() -> int:
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
