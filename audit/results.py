@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import duckdb
@@ -19,18 +20,41 @@ from audit.profiles import Profile
 from schemas.findings import finding_key
 from schemas.store import transaction
 
-__all__ = ["WRITE_HANDS", "write_results"]
+__all__ = ["WRITE_HANDS", "ResultRows", "result_rows", "write_results", "write_rows"]
 
 #: Hands per write transaction: each commit costs about 0.1 s (WAL sync) and more on a busy
 #: disk, whatever its size; the results of 50,000 hands are a few megabytes.
 WRITE_HANDS = 50000
 
+#: Why a stored hand could not be audited at all (the reason of its unverifiable checks).
+UNAUDITED = "the stored hand cannot be audited"
 
-def _frames(results: Sequence[AuditResult], profile: str, now: datetime
-            ) -> tuple[pa.Table, pa.Table, pa.Table]:
+
+@dataclass(frozen=True, slots=True)
+class ResultRows:
+    """The audit rows of some hands, as ``audit_hands``, ``audit_findings`` and
+    ``audit_unverifiable`` keep them (``audit_hands`` without ``audited_at``, set when
+    they are written), and what a summary counts of them.
+
+    A worker process makes them from its results: Arrow tables cross to the main process
+    as a few buffers, where the result objects cost it more to unpickle than the worker
+    spent making them."""
+
+    hands: pa.Table
+    findings: pa.Table
+    unverifiable: pa.Table
+    #: Rules that crashed on a hand (also in ``unverifiable``).
+    errors: int
+    #: Hands that could not be audited at all (:data:`UNAUDITED`).
+    unaudited: int
+
+
+def result_rows(results: Sequence[AuditResult], profile: str) -> ResultRows:
+    """The rows of ``results``, audited under the house profile named ``profile``."""
     hands = pa.table({
-        "hand_id": [r.hand_id for r in results], "table_id": [r.table_id for r in results],
-        "profile": [profile] * len(results), "audited_at": [now] * len(results),
+        "hand_id": pa.array([r.hand_id for r in results], pa.string()),
+        "table_id": pa.array([r.table_id for r in results], pa.string()),
+        "profile": pa.array([profile] * len(results), pa.string()),
         "n_findings": pa.array([len(r.findings) for r in results], pa.int32()),
         "n_unverifiable": pa.array([len(r.unverifiable) for r in results], pa.int32()),
     })
@@ -61,7 +85,10 @@ def _frames(results: Sequence[AuditResult], profile: str, now: datetime
         "reason": pa.array([u.reason for u in us], pa.string()),
         "profile": pa.array([profile] * len(us), pa.string()),
     })
-    return hands, findings, unverifiable
+    return ResultRows(
+        hands, findings, unverifiable, errors=sum(len(r.errors) for r in results),
+        unaudited=sum(1 for r in results if r.errors and any(
+            e.reason.startswith(UNAUDITED) for e in r.errors)))
 
 
 def write_results(
@@ -69,20 +96,29 @@ def write_results(
 ) -> None:
     """Replace the audit rows of these hands, one transaction per batch of hands."""
     results = list(results)
-    now = datetime.now(UTC)
     for i in range(0, len(results), WRITE_HANDS):
-        hands, findings, unverifiable = _frames(results[i : i + WRITE_HANDS], profile.name, now)
-        con.register("_audit_hands", hands)
-        con.register("_audit_findings", findings)
-        con.register("_audit_unverifiable", unverifiable)
-        try:
-            with transaction(con):
-                for table in ("audit_findings", "audit_unverifiable", "audit_hands"):
-                    con.execute(f"DELETE FROM {table} WHERE hand_id IN "
-                                "(SELECT hand_id FROM _audit_hands)")
-                con.execute("INSERT INTO audit_hands SELECT * FROM _audit_hands")
-                con.execute("INSERT INTO audit_findings BY NAME SELECT * FROM _audit_findings")
-                con.execute("INSERT INTO audit_unverifiable SELECT * FROM _audit_unverifiable")
-        finally:
-            for name in ("_audit_hands", "_audit_findings", "_audit_unverifiable"):
-                con.unregister(name)
+        write_rows(con, [result_rows(results[i : i + WRITE_HANDS], profile.name)])
+
+
+def write_rows(con: duckdb.DuckDBPyConnection, parts: Sequence[ResultRows]) -> None:
+    """Replace the audit rows of the hands of ``parts`` in one transaction."""
+    if not parts:
+        return
+    hands = pa.concat_tables([p.hands for p in parts])
+    now = datetime.now(UTC)
+    hands = hands.add_column(3, "audited_at",
+                             pa.array([now] * hands.num_rows, pa.timestamp("us", tz="UTC")))
+    con.register("_audit_hands", hands)
+    con.register("_audit_findings", pa.concat_tables([p.findings for p in parts]))
+    con.register("_audit_unverifiable", pa.concat_tables([p.unverifiable for p in parts]))
+    try:
+        with transaction(con):
+            for table in ("audit_findings", "audit_unverifiable", "audit_hands"):
+                con.execute(f"DELETE FROM {table} WHERE hand_id IN "
+                            "(SELECT hand_id FROM _audit_hands)")
+            con.execute("INSERT INTO audit_hands SELECT * FROM _audit_hands")
+            con.execute("INSERT INTO audit_findings BY NAME SELECT * FROM _audit_findings")
+            con.execute("INSERT INTO audit_unverifiable SELECT * FROM _audit_unverifiable")
+    finally:
+        for name in ("_audit_hands", "_audit_findings", "_audit_unverifiable"):
+            con.unregister(name)

@@ -4,11 +4,13 @@ The hands to audit (all, or some ids) and the deals of their tables the J rules 
 with them (from the last deal before them that carries nothing forward: a night's audit
 reads its own hands and a few deals before them, not each table's history) are read
 from ``stg_hands``, ``stg_seats`` and ``stg_actions`` by the main process
-(:func:`audit.facts.staging.fetch_staging`, one join of each table per ``READ_HANDS``
-hands); batches of whole tables go to the workers, which make their arrays
+(:func:`audit.facts.staging.read_rows`, one join of each table per ``READ_HANDS``
+hands, written as it comes to files the workers map: :mod:`audit.facts.shared_reads`);
+batches of whole tables go to the workers, which take their rows, make their arrays
 (:func:`audit.facts.staging.staging_arrays`), replay them into facts and run the hand
-rules and the J rules; :func:`audit.results.write_results` replaces their audit rows as
-the results come back. A stored hand with no
+rules and the J rules, and send back their audit rows as Arrow tables
+(:func:`audit.results.result_rows`); :func:`audit.results.write_rows` replaces the
+hands' rows as they come back. A stored hand with no
 staging rows cannot be audited: it is counted (``StoreSummary.unaudited``) and gets an
 error for every rule in ``audit_unverifiable``, never a silent pass.
 
@@ -37,10 +39,11 @@ from audit.facts.labels import Labels, RecordLabels
 from audit.facts.reference import reference_facts
 from audit.facts.replay import replay_facts, warm_up
 from audit.facts.sequence import Run
-from audit.facts.staging import StagingRows, fetch_staging, staging_arrays
+from audit.facts.shared_reads import SharedReads, StagedGroup, shared_reads
+from audit.facts.staging import staging_arrays
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
-from audit.results import WRITE_HANDS, write_results
+from audit.results import UNAUDITED, WRITE_HANDS, ResultRows, result_rows, write_rows
 from audit.workers import default_workers, no_cyclic_gc, pool
 from ingest.errors import HandParseError
 from ingest.parser import parse_hand
@@ -51,8 +54,9 @@ from schemas.records import HandRecord
 BATCH_HANDS = 2000
 #: Hands read from the store at a time (whole batches): each read joins every staging
 #: table once (over the row groups of its id range), so few large reads cost less than one
-#: per batch; the main process holds a read's Arrow tables twice while it splits them, and
-#: the batches in flight (about 5 KB a hand), so a read is kept to 10,000 hands.
+#: per batch; the main process holds a read's Arrow tables while it writes them to the files
+#: the workers map, and the reads in flight (about 3 KB a hand), so a read is kept to 10,000
+#: hands.
 READ_HANDS = 10000
 
 
@@ -168,7 +172,7 @@ def _unaudited(item: _Stored, profile: Profile, why: str) -> AuditResult:
     for code in codes:
         u = Unverifiable.model_construct(code=code, hand_id=item.hand_id,
                                          table_id=item.table_id or "", seat=None,
-                                         reason=f"the stored hand cannot be audited: {why}")
+                                         reason=f"{UNAUDITED}: {why}")
         out.unverifiable.append(u)
         out.errors.append(u)
     return out
@@ -201,7 +205,7 @@ class _Work:
 
     items: list[_Stored]
     staged: list[_Stored]
-    rows: StagingRows | None = None
+    rows: StagedGroup | None = None
     records: list[HandRecord] | None = None
     results: list[AuditResult] = field(default_factory=list)
 
@@ -224,7 +228,7 @@ def _prepare(con: duckdb.DuckDBPyConnection, items: list[_Stored], profile: Prof
 
 
 def _works(con: duckdb.DuckDBPyConnection, items: pa.Table, profile: Profile,
-           fast: bool) -> Iterator[_Work]:
+           fast: bool, reads: SharedReads) -> Iterator[_Work]:
     """The batches of ``items`` with their rows, read from the store (the main process
     holds the connection) about ``READ_HANDS`` hands at a time."""
     read: list[_Work] = []
@@ -233,26 +237,27 @@ def _works(con: duckdb.DuckDBPyConnection, items: pa.Table, profile: Profile,
         if not fast:
             yield read.pop()
         elif sum(len(w.items) for w in read) >= READ_HANDS:
-            yield from _fetched(con, read)
+            yield from _fetched(con, read, reads)
             read = []
     if read:
-        yield from _fetched(con, read)
+        yield from _fetched(con, read, reads)
 
 
-def _fetched(con: duckdb.DuckDBPyConnection, works: list[_Work]) -> list[_Work]:
-    rows = fetch_staging(con, [[i.hand_id for i in w.staged] for w in works])
+def _fetched(con: duckdb.DuckDBPyConnection, works: list[_Work], reads: SharedReads
+             ) -> list[_Work]:
+    rows = reads.stage(con, [[i.hand_id for i in w.staged] for w in works])
     for work, part in zip(works, rows, strict=True):
         work.rows = part
     return works
 
 
-def _audit_batch(work: _Work, profile: Profile) -> list[AuditResult]:
-    """Replay and check one batch of whole tables (runs in a worker)."""
+def _audit_batch(work: _Work, profile: Profile) -> ResultRows:
+    """Replay and check one batch of whole tables (runs in a worker); its audit rows."""
     with no_cyclic_gc():
         labels: Labels
         if work.records is None:
             assert work.rows is not None
-            arrays, labels = staging_arrays(work.rows)
+            arrays, labels = staging_arrays(work.rows.rows())
             facts = replay_facts(arrays, profile)
         else:
             facts = reference_facts(work.records, profile)
@@ -274,7 +279,7 @@ def _audit_batch(work: _Work, profile: Profile) -> list[AuditResult]:
         for hand, item in enumerate(work.staged):
             if not item.context:
                 results.append(found.get(hand) or AuditResult(item.hand_id, item.table_id or ""))
-    return results
+        return result_rows(results, profile.name)
 
 
 def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
@@ -300,36 +305,49 @@ def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
 
 def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, hand_ids: HandIds | None,
            workers: int, fast: bool, progress: Callable[[int], None] | None) -> StoreSummary:
-    parts = _works(con, _stored(con, hand_ids), profile, fast)
-    results = _Collected(con, profile, progress)
-    first = next(parts, None)
-    second = next(parts, None) if first is not None else None
-    if second is None or workers <= 1:
-        # One batch (a nightly run of new hands, usually): no pool to start or to orphan.
-        for work in (w for w in (first, second) if w is not None):
-            results.extend(_audit_batch(work, profile))
-        for work in parts:
-            results.extend(_audit_batch(work, profile))
-    else:
-        if fast:
-            warm_up()  # the workers are forked with the compiled replay loaded
-        with pool(workers) as executor:
-            # Batches in flight are bounded (two per worker: one running, one queued behind
-            # it while the main process reads): memory stays a few batches whatever the store.
-            pending: deque[Future[list[AuditResult]]] = deque(
-                executor.submit(_audit_batch, w, profile) for w in (first, second) if w)
-            for work in parts:
-                if len(pending) > 2 * workers:
-                    results.extend(pending.popleft().result())
-                pending.append(executor.submit(_audit_batch, work, profile))
-            while pending:
-                results.extend(pending.popleft().result())
-    results.write()
-    return results.summary
+    with shared_reads() as reads:
+        parts = _works(con, _stored(con, hand_ids), profile, fast, reads)
+        results = _Collected(con, profile, progress)
+        first = next(parts, None)
+        second = next(parts, None) if first is not None else None
+        if second is None or workers <= 1:
+            # One batch (a nightly run of new hands, usually): no pool to start or to orphan.
+            for work in itertools.chain((w for w in (first, second) if w is not None), parts):
+                results.extend(_audit_batch(work, profile))
+                _done(reads, work)
+        else:
+            if fast:
+                warm_up()  # the workers are forked with the compiled replay loaded
+            with pool(workers) as executor:
+                # Batches in flight are bounded (two per worker: one running, one queued
+                # behind it while the main process reads): memory stays a few batches
+                # whatever the store.
+                pending: deque[tuple[_Work, Future[ResultRows]]] = deque(
+                    (w, executor.submit(_audit_batch, w, profile)) for w in (first, second)
+                    if w)
+                for work in parts:
+                    if len(pending) > 2 * workers:
+                        _collect(results, reads, *pending.popleft())
+                    pending.append((work, executor.submit(_audit_batch, work, profile)))
+                while pending:
+                    _collect(results, reads, *pending.popleft())
+        results.write()
+        return results.summary
+
+
+def _collect(results: _Collected, reads: SharedReads, work: _Work,
+             future: Future[ResultRows]) -> None:
+    results.extend(future.result())
+    _done(reads, work)
+
+
+def _done(reads: SharedReads, work: _Work) -> None:
+    if work.rows is not None:
+        reads.done(work.rows)
 
 
 class _Collected:
-    """The results of the batches as they come back: told to ``progress``, counted, and
+    """The audit rows of the batches as they come back: told to ``progress``, counted, and
     written about ``WRITE_HANDS`` hands at a time (memory holds counts, not every hand's
     result; a hand audited again has its rows replaced, so a run killed after some writes
     and redone ends the same)."""
@@ -337,23 +355,25 @@ class _Collected:
     def __init__(self, con: duckdb.DuckDBPyConnection, profile: Profile,
                  progress: Callable[[int], None] | None) -> None:
         self.con, self.profile, self.progress = con, profile, progress
-        self.waiting: list[AuditResult] = []
+        self.waiting: list[ResultRows] = []
+        self.waiting_hands = 0
         self.summary = StoreSummary(0, 0, 0)
 
-    def extend(self, part: list[AuditResult]) -> None:
-        self.waiting.extend(part)
+    def extend(self, part: ResultRows) -> None:
+        self.waiting.append(part)
+        self.waiting_hands += part.hands.num_rows
         if self.progress is not None:
-            self.progress(len(part))
-        if len(self.waiting) >= WRITE_HANDS:
+            self.progress(part.hands.num_rows)
+        if self.waiting_hands >= WRITE_HANDS:
             self.write()
 
     def write(self) -> None:
-        done, self.waiting = self.waiting, []
-        write_results(self.con, done, self.profile)
+        done, self.waiting, self.waiting_hands = self.waiting, [], 0
+        write_rows(self.con, done)
         s = self.summary
         self.summary = StoreSummary(
-            s.hands + len(done), s.findings + sum(len(r.findings) for r in done),
-            s.unverifiable + sum(len(r.unverifiable) for r in done),
-            s.errors + sum(len(r.errors) for r in done),
-            s.unaudited + sum(1 for r in done if r.errors and any(
-                e.reason.startswith("the stored hand cannot be audited") for e in r.errors)))
+            s.hands + sum(p.hands.num_rows for p in done),
+            s.findings + sum(p.findings.num_rows for p in done),
+            s.unverifiable + sum(p.unverifiable.num_rows for p in done),
+            s.errors + sum(p.errors for p in done),
+            s.unaudited + sum(p.unaudited for p in done))

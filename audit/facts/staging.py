@@ -185,9 +185,8 @@ class StagingLabels:
 
 @dataclass(frozen=True, slots=True)
 class StagingRows:
-    """The staging rows of some hands as the store gives them, by hand (``ordinal``: the
-    hand's place in ``hand_ids``) then seat or line: Arrow tables, cheap to hand to a
-    worker process, which makes the arrays with :func:`staging_arrays`."""
+    """The staging rows of some hands, by hand (``ordinal``: the hand's place in
+    ``hand_ids``) then seat or line, as :func:`staging_arrays` reads them."""
 
     hand_ids: list[str]
     hands: pa.Table
@@ -195,17 +194,18 @@ class StagingRows:
     actions: pa.Table
 
 
-def fetch_staging(con: duckdb.DuckDBPyConnection, groups: Sequence[Sequence[str]]
-                  ) -> list[StagingRows]:
-    """The staging rows of each group of stored hands, read with one query per table.
+def read_rows(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str]
+              ) -> tuple[pa.Table, pa.Table, pa.Table]:
+    """The hands, seats and lines of stored hands, read with one query per table, as the
+    store gives them (``ordinal``: the hand's place in ``hand_ids``; the hands in that
+    order, their seats and lines in the store's).
 
     Each query joins the whole staging table once, so reading many small groups together
     costs one scan, not one per group. Every id must be in ``stg_hands`` (the caller
     checks).
     """
-    hand_ids = [hand_id for group in groups for hand_id in group]
     con.register("_audit_order", pa.table({
-        "hand_id": pa.array(hand_ids, pa.string()),
+        "hand_id": pa.array(list(hand_ids), pa.string()),
         "ordinal": pa.array(np.arange(len(hand_ids)), pa.int64())}))
     # The range of the ids is implied by the join; said outright, DuckDB skips the row
     # groups outside it (ids that share a table's prefix are stored together), so a read
@@ -232,32 +232,40 @@ def fetch_staging(con: duckdb.DuckDBPyConnection, groups: Sequence[Sequence[str]
         ).to_arrow_table()
     finally:
         con.unregister("_audit_order")
-    starts = np.cumsum([0, *(len(g) for g in groups)])
-    # Sorting here costs far less than an ORDER BY that moves the card lists; each group's
-    # rows are then taken (copied) once, so a group sent to a worker carries only its own.
-    parts = [_split(table, starts, within) for table, within in
-             ((hands, None), (seats, "seat"), (actions, "action_index"))]
-    return [StagingRows(list(group), h, s, a)
-            for group, h, s, a in zip(groups, *parts, strict=True)]
+    return hands, seats, actions
 
 
-def _split(rows: pa.Table, starts: IntArray, within: str | None) -> list[pa.Table]:
-    """``rows`` by hand (ordinal) then ``within``, cut at the groups' first ordinals,
-    each part's ordinals counted from 0."""
-    # One chunk first: a take from a chunked table joins its chunks again on every call,
-    # which made each group's take cost the whole read.
-    rows = rows.combine_chunks()
+def group_rows(hand_ids: list[str], first: int, hands: pa.Table, seats: pa.Table,
+               actions: pa.Table) -> StagingRows:
+    """The rows of the hands ``hand_ids`` (ordinals ``first`` onwards) of a read by
+    :func:`read_rows`, by hand then seat or line, their ordinals counted from 0.
+
+    Sorting here costs far less than an ORDER BY that moves the card lists."""
+    return StagingRows(hand_ids, *(_group(rows, first, len(hand_ids), within) for rows, within
+                                   in ((hands, None), (seats, "seat"),
+                                       (actions, "action_index"))))
+
+
+def _group(rows: pa.Table, first: int, count: int, within: str | None) -> pa.Table:
     ordinal = _ints(rows.column("ordinal"), 0)
-    order = (np.arange(len(ordinal)) if within is None
-             else np.lexsort((_ints(rows.column(within), 0), ordinal)))
-    cuts = np.searchsorted(ordinal[order], starts)
-    column = rows.schema.get_field_index("ordinal")
-    out = []
-    for k in range(len(starts) - 1):
-        part = rows.take(pa.array(order[cuts[k]:cuts[k + 1]]))
-        out.append(part.set_column(column, "ordinal", pa.array(
-            ordinal[order[cuts[k]:cuts[k + 1]]] - starts[k], pa.int64())))
-    return out
+    if within is None:  # in ordinal order already
+        mine = np.arange(*np.searchsorted(ordinal, [first, first + count]))
+    else:
+        mine = np.flatnonzero((ordinal >= first) & (ordinal < first + count))
+        mine = mine[np.lexsort((_ints(rows.column(within), 0)[mine], ordinal[mine]))]
+    part = rows.take(pa.array(mine))
+    return part.set_column(rows.schema.get_field_index("ordinal"), "ordinal",
+                           pa.array(ordinal[mine] - first, pa.int64()))
+
+
+def fetch_staging(con: duckdb.DuckDBPyConnection, groups: Sequence[Sequence[str]]
+                  ) -> list[StagingRows]:
+    """The staging rows of each group of stored hands, read together (:func:`read_rows`)."""
+    # One chunk each: a take from a chunked table joins its chunks again on every call.
+    read = [t.combine_chunks() for t in read_rows(con, [h for group in groups for h in group])]
+    starts = np.cumsum([0, *(len(g) for g in groups)]).tolist()
+    return [group_rows(list(group), first, *read)
+            for group, first in zip(groups, starts, strict=False)]
 
 
 def staging_arrays(rows: StagingRows) -> tuple[HandArrays, StagingLabels]:

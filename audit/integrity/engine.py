@@ -36,6 +36,7 @@ from audit.integrity.replay import replay
 from audit.integrity.stats import benjamini_hochberg
 from audit.integrity.test import IntegrityTest, Settings
 from audit.profiles import Profile, load_profile
+from audit.workers import no_cyclic_gc
 
 #: DuckDB's memory limit while the analysis reads the store (see :func:`_bounded_cache`).
 READ_MEMORY = "256MB"
@@ -167,7 +168,12 @@ def _bounded_cache(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
 def run_integrity(con: duckdb.DuckDBPyConnection, options: Options | None = None,
                   progress: Callable[[int], None] | None = None) -> IntegrityResult:
     """Analyse the stored hands in ``options``' window; ``progress`` gets the hands done."""
-    options = options or Options()
+    with no_cyclic_gc():  # the cells are many small acyclic objects: nothing to collect
+        return _run(con, options or Options(), progress)
+
+
+def _run(con: duckdb.DuckDBPyConnection, options: Options,
+         progress: Callable[[int], None] | None) -> IntegrityResult:
     started = time.perf_counter()
     tests = instances(options.settings, options.tests)
     names = Names()

@@ -1,0 +1,76 @@
+"""A read kept in files gives each batch the rows a direct read gives it, and goes away."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from audit.facts.shared_reads import shared_reads
+from audit.facts.staging import fetch_staging
+from ingest.load import ingest_paths
+from schemas.store import connect
+from tests.audit.corpus import corpus
+
+
+def test_batches_of_a_shared_read_are_the_direct_reads(tmp_path: Path) -> None:
+    room = corpus("foster", hands=300, seed=5, violations=0.3)
+    db = tmp_path / "store.duckdb"
+    ingest_paths([str(f) for f in room.files], str(db))
+    con = connect(str(db))
+    try:
+        ids = [row[0] for row in con.execute(
+            "SELECT hand_id FROM stg_hands ORDER BY table_id, time, hand_id").fetchall()]
+        # Groups as the audit makes them, and one given in the store's reverse order.
+        groups = [ids[:90], ids[90:91], list(reversed(ids[91:200])), ids[200:]]
+        expected = fetch_staging(con, groups)
+        with shared_reads() as reads:
+            staged = reads.stage(con, groups)
+            files = sorted(reads.folder.iterdir())
+            assert len(files) == 3
+            for group, want in zip(staged, expected, strict=True):
+                # A batch travels as its ids and the read's name, not its rows.
+                shipped = pickle.dumps(group)
+                assert len(shipped) < 300 + sum(len(h) + 10 for h in group.hand_ids)
+                got = pickle.loads(shipped).rows()
+                assert got.hand_ids == want.hand_ids
+                for name in ("hands", "seats", "actions"):
+                    assert _same(getattr(got, name), getattr(want, name)), name
+            for group in staged[:-1]:
+                reads.done(group)
+            assert sorted(reads.folder.iterdir()) == files  # a batch of the read is left
+            reads.done(staged[-1])
+            assert list(reads.folder.iterdir()) == []
+            folder = reads.folder
+        assert not folder.exists()
+    finally:
+        con.close()
+
+
+def _same(a: pa.Table, b: pa.Table) -> bool:
+    return a.combine_chunks().equals(b.combine_chunks())
+
+
+def test_a_killed_audits_reads_go_with_the_next_audit(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead = tmp_path / f"openers-audit-reads-{_ended_pid()}-x1"
+    dead.mkdir()
+    (dead / "read-1.hands.arrow").write_bytes(b"x")
+    mine = tmp_path / f"openers-audit-reads-{os.getpid()}-x2"  # a live audit's
+    mine.mkdir()
+    with shared_reads() as reads:
+        assert reads.folder.parent == tmp_path
+        assert not dead.exists()
+        assert mine.exists()
+
+
+def _ended_pid() -> int:
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
