@@ -76,7 +76,7 @@ def main() -> None:
     batches = _batches(files, 2)
     with no_cyclic_gc(), small_pages():
         for k, units in enumerate(batches[:args.batches or len(batches)]):
-            arrays, words, _, _ = _read(units, _Stages(), time.process_time(), memory)
+            arrays, words, _, _ = _read(units, _Stages(), time.process_time(), memory, [])
             facts = replay_facts(arrays, profile, memory)
             hands += len(facts)
             if not codes:
