@@ -42,7 +42,7 @@ from audit.facts.sequence import Run
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
 from audit.units import UNIT_BYTES, Unit, plan_units
-from audit.workers import default_workers, no_cyclic_gc, pool, small_pages, tasks_of
+from audit.workers import default_workers, no_cyclic_gc, pool, tasks_of
 from ingest.chunks import iter_chunks
 from ingest.reader import QuarantineItem, read_chunk, read_path
 from ingest.scan.layout import H_BYTE_END, H_BYTE_START, H_FIRST_LINE, H_STATUS, HandArrays
@@ -347,9 +347,7 @@ def check_paths(paths: Iterable[str | Path], profile: Profile, workers: int | No
     # A .gz is decompressed, streamed, into the spill folder and cut like a plain file.
     # The collector is paused: receiving the workers' results (and the J pass) makes many
     # small acyclic objects, and its generation scans over them cost more than the J pass.
-    # Large arrays take small pages (see :func:`small_pages`), here and in the workers.
-    with (tempfile.TemporaryDirectory(prefix="openers-check-") as spill, no_cyclic_gc(),
-          small_pages()):
+    with tempfile.TemporaryDirectory(prefix="openers-check-") as spill, no_cyclic_gc():
         plan = plan_units(paths, unit_bytes, Path(spill))
         reference = not fast
         run = _Runner(workers or default_workers(), reference)

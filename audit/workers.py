@@ -86,28 +86,6 @@ def no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-@contextmanager
-def small_pages() -> Iterator[None]:
-    """Let numpy's large arrays take ordinary pages, not transparent huge pages, for a check.
-
-    numpy asks the kernel for huge pages (``madvise(MADV_HUGEPAGE)``) for every array
-    of 4 MiB or more. Where the kernel compacts memory to find a huge page when such an
-    array is first touched (``/sys/kernel/mm/transparent_hugepage/defrag`` = ``madvise``,
-    as on the project's machine), that first touch cost a check's workers as much system
-    time as the user time of the replay and the rules together (100,000 hands: 12 to 30
-    system us a hand with huge pages, 7 to 8 without). Workers forked inside inherit it.
-    """
-    from numpy._core import multiarray  # the switch is private: skipped if it moves
-
-    switch = getattr(multiarray, "_set_madvise_hugepage", None)
-    was = switch(False) if switch is not None else None
-    try:
-        yield
-    finally:
-        if switch is not None:
-            switch(was)
-
-
 #: Bytes per task: small files are checked together, a batch of rules costs the same.
 TASK_BYTES = 8 << 20
 

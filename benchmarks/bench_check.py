@@ -11,10 +11,10 @@ once into ``--room`` (a temporary folder by default; an existing room is reused)
   after one call on a single file that loads the compiled code), best of three, and the
   main process's own CPU time a hand (its share is serial: the J pass runs after the pool);
 - its stages on one worker, over the same files cut into the same batches as the check
-  (units of about ``audit.workers.TASK_BYTES`` together, the cyclic collector paused and
-  numpy's huge pages off as in a worker): the scanner, the reference parser for the hands
-  the scanner does not read, the compiled replay, the fact columns a rule reads
-  (``Batch``, one compiled pass into memory kept from batch to batch), the hand rules, the
+  (units of about ``audit.workers.TASK_BYTES`` together, the cyclic collector paused as in
+  a worker): the scanner, the reference parser for the hands the scanner does not read,
+  the compiled replay, the fact columns a rule reads (``Batch``, one compiled pass into
+  memory kept from batch to batch), the hand rules, the
   deal tables of each batch, and the J pass once over every deal (as the main process);
 - with ``--rules``, each hand rule's own cost over the same batches, largest first.
 
@@ -42,7 +42,7 @@ from audit.facts.sequence import Run
 from audit.profiles import Profile, load_profile
 from audit.registry import hand_rules, sequence_rules
 from audit.units import Unit, plan_units
-from audit.workers import no_cyclic_gc, small_pages, tasks_of
+from audit.workers import no_cyclic_gc, tasks_of
 from ingest.reader import QuarantineItem, read_chunk
 from ingest.scan.layout import H_STATUS, HandArrays, Spans
 from ingest.scan.scanner import scan
@@ -140,7 +140,7 @@ def _stages(files: list[Path], profile: Profile, per_rule: bool, workers: int) -
     hands = parsed = 0
     parts: list[Deals] = []
     labels: list[tuple[int, Labels]] = []
-    with no_cyclic_gc(), small_pages():
+    with no_cyclic_gc():
         for number, units in enumerate(_batches(files, workers)):
             texts: list[TextLabels] = []
             arrays, words, read_by_parser, t = _read(units, stages, time.process_time(),
