@@ -37,7 +37,7 @@ from audit.facts.replay import replay_facts
 from audit.profiles import load_profile
 from audit.registry import hand_rules
 from audit.rule import Rule
-from audit.workers import no_cyclic_gc, small_pages
+from audit.workers import no_cyclic_gc
 
 
 def _base_rule(rule: Rule, base: Path) -> Rule:
@@ -74,7 +74,7 @@ def main() -> None:
     seconds = {(which, r.code): 0.0 for which in (0, 1) for r in new}
     memory, hands = TableMemory(), 0
     batches = _batches(files, 2)
-    with no_cyclic_gc(), small_pages():
+    with no_cyclic_gc():
         for k, units in enumerate(batches[:args.batches or len(batches)]):
             arrays, words, _, _ = _read(units, _Stages(), time.process_time(), memory, [])
             facts = replay_facts(arrays, profile, memory)
