@@ -30,10 +30,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
-import pydantic_core
 from pydantic import ValidationError
 
-from ingest.chunks import BLOCK_SIZE, ByteStream, Chunk, iter_chunks
+from ingest.chunks import ByteStream, Chunk, iter_chunks
 from ingest.errors import ErrorKind, HandParseError
 from ingest.items import (
     ParsedHand,
@@ -44,6 +43,7 @@ from ingest.items import (
     is_jsonl,
     sha256_text,
 )
+from ingest.jsonlines import is_json_syntax_error, json_hand_id, json_lines
 from ingest.parser import parse_hand
 from ingest.source import ByteSource
 from schemas.limits import MAX_HAND_BYTES, MAX_LINE_BYTES, MAX_LINE_NUMBER
@@ -237,7 +237,7 @@ class HandReader:
 
     def _jsonl(self, source: ByteSource) -> Iterator[ReadItem]:
         offset, line, seen = self.start_offset, self.start_line - 1, False
-        for data, size, newline in _json_lines(source):
+        for data, size, newline in json_lines(source):
             line += 1
             offset += size
             if line > MAX_LINE_NUMBER:
@@ -285,48 +285,17 @@ class HandReader:
             # "1_000" for 12 or 1000): one alphabet with the text form.
             record = HandRecord.model_validate_json(text, strict=True)
         except ValidationError as exc:
-            kind = ErrorKind.BAD_JSON if _json_syntax(exc) else ErrorKind.INVALID_RECORD
+            kind = ErrorKind.BAD_JSON if is_json_syntax_error(exc) else ErrorKind.INVALID_RECORD
             error = f"line {line}: " + "; ".join(
                 f"{'.'.join(map(str, e['loc'])) or 'record'}: {e['msg']}" for e in exc.errors()
             )
-            return QuarantineItem(self.file, line, _json_hand_id(text), kind, error, text, line,
+            return QuarantineItem(self.file, line, json_hand_id(text), kind, error, text, line,
                                   digest, end)
         except Exception as exc:  # a bug: the hand is kept, the run goes on
-            return QuarantineItem(self.file, line, _json_hand_id(text), ErrorKind.READER_ERROR,
+            return QuarantineItem(self.file, line, json_hand_id(text), ErrorKind.READER_ERROR,
                                   f"line {line}: the reader failed ({type(exc).__name__}: "
                                   f"{exc})", text, line, digest, end)
         return ParsedHand(record, text, digest, self.file, line, end)
-
-
-def _json_lines(stream: ByteSource) -> Iterator[tuple[bytes, int, bool]]:
-    """The lines of ``stream``: (the line's bytes, up to MAX_HAND_BYTES + 2 of them, with
-    its line end; its full size; whether it ends with a line end)."""
-    buffer = b""
-    while True:
-        block = stream.read(BLOCK_SIZE)
-        buffer += block
-        start = 0
-        while (end := buffer.find(b"\n", start)) >= 0:
-            yield buffer[start:end + 1], end + 1 - start, True
-            start = end + 1
-        buffer = buffer[start:]
-        if not block:
-            break
-        if len(buffer) > MAX_HAND_BYTES + 2:  # a line too long: stream past its rest
-            keep, size = buffer[:MAX_HAND_BYTES + 3], len(buffer)
-            while True:
-                block = stream.read(BLOCK_SIZE)
-                end = block.find(b"\n")
-                if end >= 0 or not block:
-                    size += end + 1 if end >= 0 else 0
-                    yield keep, size, end >= 0
-                    buffer = block[end + 1:] if end >= 0 else b""
-                    break
-                size += len(block)
-            if not block:
-                return
-    if buffer:
-        yield buffer, len(buffer), False
 
 
 def _long_line(data: bytes) -> tuple[int, int] | None:
@@ -374,19 +343,6 @@ def _cut_at_end(chunk: Chunk, exc: HandParseError) -> bool:
         return True
     last_line = chunk.first_line + chunk.data.count(b"\n")
     return not chunk.newline and exc.line == last_line
-
-
-def _json_syntax(exc: ValidationError) -> bool:
-    return any(e["type"] == "json_invalid" for e in exc.errors())
-
-
-def _json_hand_id(text: str) -> str | None:
-    try:  # the JSON parser pydantic uses: nesting is bounded, nothing recurses in Python
-        value = pydantic_core.from_json(text)
-    except ValueError:
-        return None
-    hand_id = value.get("hand_id") if isinstance(value, dict) else None
-    return hand_id if isinstance(hand_id, str) else None
 
 
 def read_path(
