@@ -20,7 +20,8 @@ from schemas.upgrade import upgrade_rows
 DDL_DIR = Path(__file__).with_name("ddl")
 DEFAULT_DB = "openers.duckdb"
 
-__all__ = ["DDL_DIR", "DEFAULT_DB", "apply_ddl", "connect", "ddl_files", "transaction"]
+__all__ = ["DDL_DIR", "DEFAULT_DB", "apply_ddl", "connect", "ddl_files", "empty_table",
+           "transaction"]
 
 
 def ddl_files() -> list[Path]:
@@ -49,6 +50,23 @@ def connect(path: str | Path = DEFAULT_DB, read_only: bool = False) -> duckdb.Du
     if not read_only:
         apply_ddl(con)
     return con
+
+
+def empty_table(con: duckdb.DuckDBPyConnection, table: str) -> None:
+    """Remove every row of ``table`` (of the store's own schema), inside the caller's
+    transaction, by dropping it and creating it again from the definition the store holds.
+
+    DuckDB takes each key out of a primary key's index when a ``DELETE`` commits: emptying
+    the audit queue of a million-hand night that way cost 22 s of its closing commit, a
+    re-created table nothing. The table must be one no foreign key refers to.
+    """
+    rows = con.execute(
+        "SELECT sql FROM duckdb_tables() WHERE database_name = current_database() "
+        "AND schema_name = current_schema() AND table_name = ?", [table]).fetchall()
+    if not rows:
+        raise ValueError(f"no table {table!r} in the store")
+    con.execute(f'DROP TABLE "{table}"')
+    con.execute(rows[0][0])
 
 
 @contextmanager

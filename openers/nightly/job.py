@@ -70,7 +70,7 @@ from openers.nightly.storeopen import DEFAULT_WAIT, bound_memory, closing_memory
 from openers.verify import review_head
 from schemas.findings import Severity
 from schemas.seals import seal
-from schemas.store import transaction
+from schemas.store import empty_table, transaction
 
 if TYPE_CHECKING:
     from openers.report import ReportFiles
@@ -269,7 +269,7 @@ def _finalize(con: duckdb.DuckDBPyConnection, result: NightlyResult, summary: In
         intake = Intake(counts.files_seen, counts.files_skipped, counts.hands, counts.quarantined)
         quality = assess(con, result.run_id, intake, expect)
         counts.quality = record_quality(con, result.run_id, quality)
-        con.execute("DELETE FROM ops_pending_hands")
+        empty_table(con, "ops_pending_hands")  # the queue is done
         result.seal = seal(con, kind="nightly", run_id=result.run_id,
                            review=review_head(options.db)).seal
         if (options.fail_on.triggered(counts.findings) or missed_findings

@@ -11,7 +11,7 @@ import pytest
 import ingest.commit
 from ingest.load import ingest_paths
 from ingest.parser import parse_hand
-from schemas.store import connect
+from schemas.store import connect, empty_table, transaction
 from tests.ingest.conftest import example
 
 
@@ -194,3 +194,34 @@ def test_a_hand_id_already_stored_fails_the_batch_without_an_index(
         ingest_paths([path], db)
     assert {t: _rows(db, f"SELECT count(*) FROM {t}") for t in before} == before
     assert _rows(db, "SELECT count(DISTINCT hand_id) = count(*) FROM raw_hands") == [(True,)]
+
+
+def _definition(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[object, ...]]:
+    columns = con.execute(
+        "SELECT column_name, data_type, is_nullable FROM duckdb_columns() "
+        "WHERE table_name = ? ORDER BY column_index", [table]).fetchall()
+    keys = con.execute(
+        "SELECT constraint_type, constraint_column_names FROM duckdb_constraints() "
+        "WHERE table_name = ? ORDER BY constraint_type, constraint_index", [table]).fetchall()
+    return [*columns, *keys]
+
+
+def test_empty_table_keeps_the_definition_and_its_key_and_rolls_back(tmp_path: Path) -> None:
+    con = connect(tmp_path / "s.duckdb")
+    before = _definition(con, "ops_pending_hands")
+    assert ("PRIMARY KEY", ["hand_id"]) in before
+    con.execute("INSERT INTO ops_pending_hands VALUES ('h1', 'T1', 1), ('h2', 'T1', 1)")
+    with pytest.raises(RuntimeError), transaction(con):
+        empty_table(con, "ops_pending_hands")
+        assert con.execute("SELECT count(*) FROM ops_pending_hands").fetchall() == [(0,)]
+        raise RuntimeError("the closing transaction fails")
+    assert con.execute("SELECT count(*) FROM ops_pending_hands").fetchall() == [(2,)]
+    with transaction(con):
+        empty_table(con, "ops_pending_hands")
+    assert con.execute("SELECT count(*) FROM ops_pending_hands").fetchall() == [(0,)]
+    assert _definition(con, "ops_pending_hands") == before
+    # The key still deduplicates the queue (the nightly job queues with INSERT OR IGNORE).
+    con.execute("INSERT OR IGNORE INTO ops_pending_hands VALUES ('h1', 'T1', 2), ('h1', 'T1', 3)")
+    assert con.execute("SELECT count(*) FROM ops_pending_hands").fetchall() == [(1,)]
+    with pytest.raises(ValueError, match="no table"):
+        empty_table(con, "no_such_table")
