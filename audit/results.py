@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import duckdb
-import numpy as np
 import pyarrow as pa
 
 from audit.engine import AuditResult
@@ -50,11 +49,8 @@ class ResultRows:
     unaudited: int
 
 
-def result_rows(results: Sequence[AuditResult], profile: str,
-                quiet: pa.Table | None = None) -> ResultRows:
-    """The rows of ``results``, audited under the house profile named ``profile``, and of
-    the hands ``quiet`` (``hand_id``, ``table_id``) audited with nothing to report (most
-    hands: their rows are made as columns, not from a result object each)."""
+def result_rows(results: Sequence[AuditResult], profile: str) -> ResultRows:
+    """The rows of ``results``, audited under the house profile named ``profile``."""
     hands = pa.table({
         "hand_id": pa.array([r.hand_id for r in results], pa.string()),
         "table_id": pa.array([r.table_id for r in results], pa.string()),
@@ -62,13 +58,6 @@ def result_rows(results: Sequence[AuditResult], profile: str,
         "n_findings": pa.array([len(r.findings) for r in results], pa.int32()),
         "n_unverifiable": pa.array([len(r.unverifiable) for r in results], pa.int32()),
     })
-    if quiet is not None and quiet.num_rows:
-        none = pa.array(np.zeros(quiet.num_rows, dtype=np.int32))
-        hands = pa.concat_tables([hands, pa.table({
-            "hand_id": quiet.column("hand_id").cast(pa.string()),
-            "table_id": quiet.column("table_id").cast(pa.string()),
-            "profile": pa.repeat(profile, quiet.num_rows).cast(pa.string()),
-            "n_findings": none, "n_unverifiable": none})])
     fs = [f for r in results for f in r.findings]
     findings = pa.table({
         "hand_id": pa.array([f.hand_id for f in fs], pa.string()),

@@ -73,6 +73,13 @@ class StoreSummary:
     unaudited: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class _Stored:
+    hand_id: str
+    table_id: str | None  # None: no staging row
+    context: bool
+
+
 #: Hand ids to audit: Python strings, or an Arrow string column (a million ids as Python
 #: strings would cost the nightly job some hundred megabytes).
 HandIds: TypeAlias = Sequence[str] | pa.Array | pa.ChunkedArray
@@ -138,9 +145,8 @@ def _stored(con: duckdb.DuckDBPyConnection, hand_ids: HandIds | None) -> pa.Tabl
         con.unregister("_audit_ids")
 
 
-def _batches(items: pa.Table, size: int) -> Iterator[pa.Table]:
-    """Runs of whole tables of about ``size`` hands (slices of ``items``: a batch goes to a
-    worker as a few Arrow buffers, not an object per hand)."""
+def _batches(items: pa.Table, size: int) -> Iterator[list[_Stored]]:
+    """Runs of whole tables of about ``size`` hands (Python objects for one run at a time)."""
     count = items.num_rows
     if not count:
         return
@@ -154,15 +160,19 @@ def _batches(items: pa.Table, size: int) -> Iterator[pa.Table]:
             cuts.append(start)
     cuts.append(count)
     for lo, hi in itertools.pairwise(cuts):
-        yield items.slice(lo, hi - lo).combine_chunks()
+        part = items.slice(lo, hi - lo)
+        yield [_Stored(h, t, bool(c)) for h, t, c in zip(
+            part.column("hand_id").to_pylist(), part.column("table_id").to_pylist(),
+            part.column("context").to_pylist(), strict=True)]
 
 
-def _unaudited(hand_id: str, table_id: str | None, profile: Profile, why: str) -> AuditResult:
-    out = AuditResult(hand_id, table_id or "")
+def _unaudited(item: _Stored, profile: Profile, why: str) -> AuditResult:
+    out = AuditResult(item.hand_id, item.table_id or "")
     codes = [r.code for r in hand_rules(profile)] + [r.code for r in sequence_rules(profile)]
     for code in codes:
-        u = Unverifiable.model_construct(code=code, hand_id=hand_id, table_id=table_id or "",
-                                         seat=None, reason=f"{UNAUDITED}: {why}")
+        u = Unverifiable.model_construct(code=code, hand_id=item.hand_id,
+                                         table_id=item.table_id or "", seat=None,
+                                         reason=f"{UNAUDITED}: {why}")
         out.unverifiable.append(u)
         out.errors.append(u)
     return out
@@ -190,36 +200,29 @@ def _records(con: duckdb.DuckDBPyConnection, ids: list[str]
 
 @dataclass(slots=True)
 class _Work:
-    """One batch as a worker gets it: its hands (``hands`` in all), those it replays
-    (``staged``: ``hand_id``, ``table_id``, ``context``) with their staging rows or their
-    records (the worker makes the arrays: the main process only reads the store), and the
-    results of those it cannot audit."""
+    """One batch as a worker gets it: the hands, and their staging rows or their records
+    (the worker makes the arrays: the main process only reads the store)."""
 
-    hands: int
-    staged: pa.Table
+    items: list[_Stored]
+    staged: list[_Stored]
     rows: StagedGroup | None = None
     records: list[HandRecord] | None = None
     results: list[AuditResult] = field(default_factory=list)
 
 
-def _prepare(con: duckdb.DuckDBPyConnection, items: pa.Table, profile: Profile,
+def _prepare(con: duckdb.DuckDBPyConnection, items: list[_Stored], profile: Profile,
              fast: bool) -> _Work:
     """A batch without its rows: those it cannot audit are given their results."""
-    has_rows = pc.is_valid(items.column("table_id"))
-    missing = items.filter(pc.and_(pc.invert(has_rows), pc.invert(items.column("context"))))
-    work = _Work(items.num_rows, items.filter(has_rows))
-    work.results = [_unaudited(h, None, profile, "it has no staging rows (ingest it again)")
-                    for h in missing.column("hand_id").to_pylist()]
+    staged = [i for i in items if i.table_id is not None]
+    work = _Work(items, staged)
+    work.results = [_unaudited(i, profile, "it has no staging rows (ingest it again)")
+                    for i in items if i.table_id is None and not i.context]
     if fast:
         return work
-    staged = work.staged
-    parsed = _records(con, staged.column("hand_id").to_pylist())
-    for h, t, context, r in zip(staged.column("hand_id").to_pylist(),
-                                staged.column("table_id").to_pylist(),
-                                staged.column("context").to_pylist(), parsed, strict=True):
-        if r is None and not context:
-            work.results.append(_unaudited(h, t, profile, "its raw text no longer parses"))
-    work.staged = staged.filter(pa.array([r is not None for r in parsed], pa.bool_()))
+    parsed = _records(con, [i.hand_id for i in staged])
+    work.results += [_unaudited(i, profile, "its raw text no longer parses")
+                     for i, r in zip(staged, parsed, strict=True) if r is None and not i.context]
+    work.staged = [i for i, r in zip(staged, parsed, strict=True) if r is not None]
     work.records = [r for r in parsed if r is not None]
     return work
 
@@ -233,7 +236,7 @@ def _works(con: duckdb.DuckDBPyConnection, items: pa.Table, profile: Profile,
         read.append(_prepare(con, part, profile, fast))
         if not fast:
             yield read.pop()
-        elif sum(w.hands for w in read) >= READ_HANDS:
+        elif sum(len(w.items) for w in read) >= READ_HANDS:
             yield from _fetched(con, read, reads)
             read = []
     if read:
@@ -242,7 +245,7 @@ def _works(con: duckdb.DuckDBPyConnection, items: pa.Table, profile: Profile,
 
 def _fetched(con: duckdb.DuckDBPyConnection, works: list[_Work], reads: SharedReads
              ) -> list[_Work]:
-    rows = reads.stage(con, [w.staged.column("hand_id").to_pylist() for w in works])
+    rows = reads.stage(con, [[i.hand_id for i in w.staged] for w in works])
     for work, part in zip(works, rows, strict=True):
         work.rows = part
     return works
@@ -263,7 +266,7 @@ def _audit_batch(work: _Work, profile: Profile) -> ResultRows:
         found = run_rules(ctx, hand_rules(profile))
         rules = sequence_rules(profile)
         if rules:
-            deals = deals_of(ctx, np.arange(work.staged.num_rows))
+            deals = deals_of(ctx, np.arange(len(work.staged)))
             previous = pair(deals, labels.hand_id)
             for deal, extra in run_sequence_rules(
                     Run(deals, previous, profile, labels), rules).items():
@@ -272,16 +275,11 @@ def _audit_batch(work: _Work, profile: Profile) -> ResultRows:
                     found[deal] = extra
                 else:
                     merge([mine], [extra])
-        # The hands with something to report as results; the rest (most) as two columns.
-        quiet = ~work.staged.column("context").to_numpy(zero_copy_only=False)
-        reported = []
-        for hand in sorted(found):
-            if quiet[hand]:
-                reported.append(found[hand])
-                quiet[hand] = False
-        ids = work.staged.select(["hand_id", "table_id"])
-        return result_rows(work.results + reported, profile.name,
-                           quiet=ids.filter(pa.array(quiet)))
+        results = work.results
+        for hand, item in enumerate(work.staged):
+            if not item.context:
+                results.append(found.get(hand) or AuditResult(item.hand_id, item.table_id or ""))
+        return result_rows(results, profile.name)
 
 
 def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,

@@ -354,8 +354,7 @@ def _list_codes(column: pa.Array | pa.ChunkedArray, rows: IntArray
 
 def _events(actions: pa.Table, rows: IntArray) -> tuple[IntArray, npt.NDArray[np.int8]]:
     col = actions.column
-    # Filled a column at a time (column-major), then laid out by row once.
-    e = np.zeros((len(rows), E_COLUMNS), dtype=np.int64, order="F")
+    e = np.zeros((len(rows), E_COLUMNS), dtype=np.int64)
     e[:, E_SECTION] = _codes_at(col("section"), rows, _SECTION)
     e[:, E_ACTOR] = _codes_at(col("actor"), rows, _ACTOR)
     e[:, E_VERB] = _codes_at(col("verb"), rows, _VERB)
@@ -385,4 +384,4 @@ def _events(actions: pa.Table, rows: IntArray) -> tuple[IntArray, npt.NDArray[np
     cards = np.zeros(int(per_line.sum()), dtype=np.int8)
     cards[ranges(starts, card_lengths)] = card_codes
     cards[ranges(e[:, E_DRAWN_START], drawn_lengths)] = drawn_codes
-    return np.ascontiguousarray(e), cards
+    return e, cards
