@@ -2,7 +2,9 @@
 
 A hand's ``audit_hands`` row, its findings (each with its finding key) and its
 unverifiable checks are deleted and written again in one transaction per
-``WRITE_HANDS`` hands, so an audit redone after a crash never doubles a row.
+``WRITE_HANDS`` hands, so an audit redone after a crash never doubles a row; a write
+that names a hand twice is refused (``audit_hands`` keeps one row per hand this way,
+not by a key: see ``schemas/ddl/30_audit.sql``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from datetime import UTC, datetime
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from audit.engine import AuditResult
 from audit.profiles import Profile
@@ -105,6 +108,9 @@ def write_rows(con: duckdb.DuckDBPyConnection, parts: Sequence[ResultRows]) -> N
     if not parts:
         return
     hands = pa.concat_tables([p.hands for p in parts])
+    # audit_hands has no key (schemas/ddl/30_audit.sql): one row per hand is kept here.
+    if pc.count_distinct(hands.column("hand_id")).as_py() != hands.num_rows:
+        raise ValueError("an audit write names a hand twice")
     now = datetime.now(UTC)
     hands = hands.add_column(3, "audited_at",
                              pa.array([now] * hands.num_rows, pa.timestamp("us", tz="UTC")))

@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
+import pytest
 
+from audit.engine import AuditResult
 from audit.profiles import load_profile
+from audit.results import result_rows, write_rows
 from audit.store import audit_store
 from ingest.load import ingest_paths
 from schemas.store import connect
@@ -146,3 +149,24 @@ def test_each_deal_audited_alone_reads_the_deals_its_findings_need(tmp_path: Pat
     read = _stored(con.cursor(), [last[0]])
     table = _count(con, f"SELECT count(*) FROM stg_hands WHERE table_id = '{last[1]}'")
     assert 1 < read.num_rows <= table
+
+
+def test_audit_hands_keeps_one_row_a_hand_without_a_key(tmp_path: Path) -> None:
+    """audit_hands has no primary key (its index cost a re-audit seconds at commit): a
+    re-audit, of all hands or some, replaces each hand's row, and a write naming a hand
+    twice is refused with nothing written."""
+    con = _store(tmp_path)
+    keys = con.execute("SELECT count(*) FROM duckdb_constraints() WHERE table_name = "
+                       "'audit_hands' AND constraint_type = 'PRIMARY KEY'").fetchone()
+    assert keys == (0,)
+    robert = load_profile("robert")
+    audit_store(con, robert, workers=1)
+    audit_store(con, robert, workers=1)
+    audit_store(con, robert, ["B105-overcall"], workers=1)
+    assert _count(con, "SELECT count(*) FROM audit_hands") == 6
+    assert _count(con, "SELECT count(DISTINCT hand_id) FROM audit_hands") == 6
+    row = result_rows([AuditResult("B105-overcall", "B105-overcall-T")], "robert")
+    before = con.execute("SELECT * FROM audit_hands ORDER BY hand_id").fetchall()
+    with pytest.raises(ValueError, match="names a hand twice"):
+        write_rows(con, [row, row])
+    assert con.execute("SELECT * FROM audit_hands ORDER BY hand_id").fetchall() == before
