@@ -5,12 +5,10 @@ The main process holds the store's connection, so it reads staging for every bat
 its batches and pickled them to the workers: sorting, copying and pickling the rows of
 every hand in the one process that the workers wait on. Now it writes each read once, as
 it came, to Arrow IPC files in a temporary folder (a copy of the buffers), and a batch
-travels as its hand ids and the name of its read: the worker maps the files (no copy),
-finds its own hands' rows and orders their row numbers
-(:func:`audit.facts.staging.group_rows`), and makes its arrays from those rows of the
-mapped columns (the same rows in the same order as before, never copied as a table). A
-read's files are removed when its last batch is done, the folder when the audit ends, or
-by the next audit if this one was killed.
+travels as its hand ids and the name of its read: the worker maps the files (no copy) and
+takes and sorts its own hands' rows (:func:`audit.facts.staging.group_rows`), the same
+rows in the same order as before. A read's files are removed when its last batch is done,
+the folder when the audit ends, or by the next audit if this one was killed.
 """
 
 from __future__ import annotations

@@ -19,7 +19,6 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from audit.facts.hashes import fnv1a64_column, fnv1a64_many, one_string_array
 from audit.facts.layout import _reading
 from ingest.scan.layout import (
     ACTOR_CODE,
@@ -80,10 +79,51 @@ from ingest.scan.layout import (
 )
 from schemas.records import Game
 
+_FNV_OFFSET = np.uint64(0xCBF29CE484222325)
+_FNV_PRIME = np.uint64(0x100000001B3)
 _SECTION = {s.value: i for i, s in enumerate(SECTION_ORDER)}
 _ACTOR = {a.value: code for a, code in ACTOR_CODE.items()}
 _VERB = {v.value: code for v, code in V.items()}
 _OPENERS = {o.value: code for o, code in OPENERS_CODE.items()}
+
+
+def _strings(column: pa.Array | pa.ChunkedArray) -> pa.StringArray:
+    """One contiguous string array of ``column`` (nulls as empty strings)."""
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    if column.type != pa.string():
+        column = column.cast(pa.string())
+    return column.fill_null("")
+
+
+def _fnv_distinct(texts: pa.StringArray) -> IntArray:
+    """FNV-1a 64 of each string's UTF-8, one byte position at a time over all strings."""
+    count = len(texts)
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)[
+        texts.offset:texts.offset + count + 1]
+    data = texts.buffers()[2]
+    raw = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+    starts = offsets[:-1].astype(np.int64)
+    lengths = (offsets[1:] - offsets[:-1]).astype(np.int64)
+    h = np.full(count, _FNV_OFFSET, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(int(lengths.max()) if count else 0):
+            live = np.flatnonzero(lengths > j)
+            h[live] = (h[live] ^ raw[starts[live] + j].astype(np.uint64)) * _FNV_PRIME
+    return h.view(np.int64)
+
+
+def fnv1a64_column(column: pa.Array | pa.ChunkedArray) -> IntArray:
+    """:func:`ingest.scan.layout.fnv1a64` of each value's UTF-8, as int64 (each distinct
+    value hashed once: ids repeat)."""
+    encoded = pc.dictionary_encode(_strings(column))
+    hashes = _fnv_distinct(encoded.dictionary)
+    return hashes[encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)]
+
+
+def fnv1a64_many(texts: Sequence[str]) -> IntArray:
+    """:func:`ingest.scan.layout.fnv1a64` of each text's UTF-8, as int64."""
+    return fnv1a64_column(pa.array(list(texts), pa.string()))
 
 
 def _codes(column: pa.Array | pa.ChunkedArray, table: dict[str, int], default: int = 0
@@ -116,9 +156,7 @@ class StagingLabels:
     players: pa.StringArray
     action_index: IntArray
     shows: npt.NDArray[np.bool_]
-    #: The read's ``reading`` column, and the row of it each event row is.
     readings: pa.StringArray
-    reading_rows: IntArray
 
     def hand_id(self, hand: int) -> str:
         return self.hand_ids[hand]
@@ -137,8 +175,7 @@ class StagingLabels:
         first = int(self.hands[hand, H_EVENT_START])
         for k in range(first, first + int(self.hands[hand, H_EVENT_COUNT])):
             if int(self.action_index[k]) == index:
-                value = (self.readings[int(self.reading_rows[k])].as_py() if self.shows[k]
-                         else None)
+                value = self.readings[k].as_py() if self.shows[k] else None
                 return None if value is None else str(value)
         return None
 
@@ -148,30 +185,13 @@ class StagingLabels:
 
 @dataclass(frozen=True, slots=True)
 class StagingRows:
-    """The staging rows of some hands in a read by :func:`read_rows`: their hands' rows
-    (in the order of ``hand_ids``), and which of the read's seat and line rows are theirs,
-    by hand then seat or line (row numbers: the rows themselves are not copied)."""
+    """The staging rows of some hands, by hand (``ordinal``: the hand's place in
+    ``hand_ids``) then seat or line, as :func:`staging_arrays` reads them."""
 
     hand_ids: list[str]
-    #: The ordinal of ``hand_ids[0]`` in the read.
-    first: int
     hands: pa.Table
     seats: pa.Table
     actions: pa.Table
-    seat_rows: IntArray
-    event_rows: IntArray
-
-
-def _enum(values: Sequence[str]) -> str:
-    return "ENUM(" + ", ".join("'" + v.replace("'", "''") + "'" for v in values) + ")"
-
-
-#: The words of a line read as DuckDB enums: Arrow dictionary columns, a byte a value and
-#: a few words each (coded from the dictionary by :func:`_codes`), not a string a row.
-_SECTION_ENUM = _enum(list(_SECTION))
-_ACTOR_ENUM = _enum(list(_ACTOR))
-_VERB_ENUM = _enum(list(_VERB))
-_CARD_ENUM = _enum(list(CARD))
 
 
 def read_rows(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str]
@@ -205,11 +225,8 @@ def read_rows(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str]
             "WHERE s.hand_id BETWEEN $1 AND $2", params=bounds
         ).to_arrow_table()
         actions = con.sql(
-            f"SELECT o.ordinal, a.action_index, a.line, CAST(a.section AS {_SECTION_ENUM}) "
-            f"AS section, CAST(a.actor AS {_ACTOR_ENUM}) AS actor, CAST(a.verb AS "
-            f"{_VERB_ENUM}) AS verb, a.seat, a.amount, a.to_amount, CAST(a.cards AS "
-            f"{_CARD_ENUM}[]) AS cards, CAST(a.drawn AS {_CARD_ENUM}[]) AS drawn, a.all_in, "
-            "a.side_pot, a.reading "
+            "SELECT o.ordinal, a.action_index, a.line, a.section, a.actor, a.verb, a.seat, "
+            "a.amount, a.to_amount, a.cards, a.drawn, a.all_in, a.side_pot, a.reading "
             "FROM _audit_order o JOIN stg_actions a USING (hand_id) "
             "WHERE a.hand_id BETWEEN $1 AND $2", params=bounds
         ).to_arrow_table()
@@ -221,37 +238,30 @@ def read_rows(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str]
 def group_rows(hand_ids: list[str], first: int, hands: pa.Table, seats: pa.Table,
                actions: pa.Table) -> StagingRows:
     """The rows of the hands ``hand_ids`` (ordinals ``first`` onwards) of a read by
-    :func:`read_rows` (tables of one chunk), by hand then seat or line.
+    :func:`read_rows`, by hand then seat or line, their ordinals counted from 0.
 
-    Sorting row numbers here costs far less than an ORDER BY that moves the card lists
-    (and the store gives a hand's rows in order: most reads need no sort at all)."""
-    ordinal = _ints(_one(hands.column("ordinal")), 0)
-    lo, hi = np.searchsorted(ordinal, [first, first + len(hand_ids)])  # in ordinal order
-    return StagingRows(hand_ids, first, hands.slice(lo, hi - lo), seats, actions,
-                       _mine(seats, first, len(hand_ids), "seat"),
-                       _mine(actions, first, len(hand_ids), "action_index"))
+    Sorting here costs far less than an ORDER BY that moves the card lists."""
+    return StagingRows(hand_ids, *(_group(rows, first, len(hand_ids), within) for rows, within
+                                   in ((hands, None), (seats, "seat"),
+                                       (actions, "action_index"))))
 
 
-def _mine(rows: pa.Table, first: int, count: int, within: str) -> IntArray:
-    """The rows of ordinals ``first`` to ``first + count``, by ordinal then ``within``."""
-    ordinal = _one(rows.column("ordinal")).to_numpy()
-    mine = np.flatnonzero((ordinal >= first) & (ordinal < first + count))
-    key = (ordinal[mine] << 32) | _at(rows.column(within), mine, 0)
-    if len(key) > 1 and bool(np.any(key[1:] < key[:-1])):
-        mine = mine[np.argsort(key, kind="stable")]
-    return mine
-
-
-def _one(column: pa.Array | pa.ChunkedArray) -> pa.Array:
-    if isinstance(column, pa.ChunkedArray):
-        return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
-    return column
+def _group(rows: pa.Table, first: int, count: int, within: str | None) -> pa.Table:
+    ordinal = _ints(rows.column("ordinal"), 0)
+    if within is None:  # in ordinal order already
+        mine = np.arange(*np.searchsorted(ordinal, [first, first + count]))
+    else:
+        mine = np.flatnonzero((ordinal >= first) & (ordinal < first + count))
+        mine = mine[np.lexsort((_ints(rows.column(within), 0)[mine], ordinal[mine]))]
+    part = rows.take(pa.array(mine))
+    return part.set_column(rows.schema.get_field_index("ordinal"), "ordinal",
+                           pa.array(ordinal[mine] - first, pa.int64()))
 
 
 def fetch_staging(con: duckdb.DuckDBPyConnection, groups: Sequence[Sequence[str]]
                   ) -> list[StagingRows]:
     """The staging rows of each group of stored hands, read together (:func:`read_rows`)."""
-    # One chunk each, as a shared read's files give them (a column is taken whole).
+    # One chunk each: a take from a chunked table joins its chunks again on every call.
     read = [t.combine_chunks() for t in read_rows(con, [h for group in groups for h in group])]
     starts = np.cumsum([0, *(len(g) for g in groups)]).tolist()
     return [group_rows(list(group), first, *read)
@@ -260,7 +270,24 @@ def fetch_staging(con: duckdb.DuckDBPyConnection, groups: Sequence[Sequence[str]
 
 def staging_arrays(rows: StagingRows) -> tuple[HandArrays, StagingLabels]:
     """The arrays and labels of fetched staging rows, in the order of their ids."""
-    hand_ids, hands, seats, actions = rows.hand_ids, rows.hands, rows.seats, rows.actions
+    return _arrays(rows.hand_ids, rows.hands, rows.seats, rows.actions)
+
+
+def read_staging(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str]
+                 ) -> tuple[HandArrays, StagingLabels]:
+    """The arrays and labels of the stored hands ``hand_ids``, in that order.
+
+    Every id must be in ``stg_hands`` (the caller checks).
+    """
+    return staging_arrays(fetch_staging(con, [hand_ids])[0])
+
+
+def _counts(ordinals: IntArray, size: int) -> IntArray:
+    return np.bincount(ordinals, minlength=size).astype(np.int64)
+
+
+def _arrays(hand_ids: list[str], hands: pa.Table, seats: pa.Table, actions: pa.Table
+            ) -> tuple[HandArrays, StagingLabels]:
     n = len(hand_ids)
     h = np.zeros((n, H_COLUMNS), dtype=np.int64)
     col = hands.column
@@ -277,104 +304,58 @@ def staging_arrays(rows: StagingRows) -> tuple[HandArrays, StagingLabels]:
     h[:, H_TABLE_HASH] = fnv1a64_column(col("table_id"))
     h[:, H_HAND_HASH] = fnv1a64_many(hand_ids)
     h[:, H_BYTE_START] = h[:, H_BYTE_END] = -1
-    seat_rows, event_rows = rows.seat_rows, rows.event_rows
-    scol = seats.column
-    h[:, H_SEAT_COUNT] = _counts(_at(scol("ordinal"), seat_rows, 0) - rows.first, n)
+    seat_owner = _ints(seats.column("ordinal"), 0)
+    h[:, H_SEAT_COUNT] = _counts(seat_owner, n)
     h[:, H_SEAT_START] = np.cumsum(h[:, H_SEAT_COUNT]) - h[:, H_SEAT_COUNT]
-    s = np.zeros((len(seat_rows), S_COLUMNS), dtype=np.int64)
-    s[:, S_SEAT] = _at(scol("seat"), seat_rows, 0)
-    s[:, S_STACK] = _at(scol("stack"), seat_rows, 0)
-    players = one_string_array(_one(scol("player_id")).take(pa.array(seat_rows)))
+    s = np.zeros((len(seat_owner), S_COLUMNS), dtype=np.int64)
+    s[:, S_SEAT] = _ints(seats.column("seat"), 0)
+    s[:, S_STACK] = _ints(seats.column("stack"), 0)
+    players = _strings(seats.column("player_id"))
     s[:, S_PLAYER_HASH] = fnv1a64_column(players)
-    owner = _at(actions.column("ordinal"), event_rows, 0) - rows.first
+    owner = _ints(actions.column("ordinal"), 0)
     h[:, H_EVENT_COUNT] = _counts(owner, n)
     h[:, H_EVENT_START] = np.cumsum(h[:, H_EVENT_COUNT]) - h[:, H_EVENT_COUNT]
-    e, cards = _events(actions, event_rows)
+    e, cards = _events(actions)
+    reading = actions.column("reading")
     labels = StagingLabels(
         hand_ids, col("table_id").to_pylist(), _ints(col("result_line"), 0), h, s[:, S_SEAT],
-        players, _at(actions.column("action_index"), event_rows, 0), e[:, E_VERB] == V_SHOWS,
-        _one(actions.column("reading")), event_rows)
+        players, _ints(actions.column("action_index"), 0), e[:, E_VERB] == V_SHOWS,
+        reading.combine_chunks() if isinstance(reading, pa.ChunkedArray) else reading)
     return HandArrays(h, s, e, cards), labels
 
 
-def read_staging(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str]
-                 ) -> tuple[HandArrays, StagingLabels]:
-    """The arrays and labels of the stored hands ``hand_ids``, in that order.
-
-    Every id must be in ``stg_hands`` (the caller checks).
-    """
-    return staging_arrays(fetch_staging(con, [hand_ids])[0])
-
-
-def _counts(ordinals: IntArray, size: int) -> IntArray:
-    return np.bincount(ordinals, minlength=size).astype(np.int64)
+def _list_codes(column: pa.ChunkedArray) -> tuple[IntArray, npt.NDArray[np.int8]]:
+    """Per row the length of a card list (-1 for null), and every card's code."""
+    lists = column.combine_chunks()
+    lengths = np.asarray(pc.list_value_length(lists).fill_null(-1).to_numpy(
+        zero_copy_only=False), dtype=np.int64)
+    codes = _codes(pc.list_flatten(lists), CARD).astype(np.int8)
+    return lengths, codes
 
 
-def _at(column: pa.Array | pa.ChunkedArray, rows: IntArray, null: int) -> IntArray:
-    """An integer (or boolean) column's values at ``rows`` (``null`` for nulls)."""
-    values = _one(column)
-    if values.null_count or pa.types.is_boolean(values.type):
-        values = values.take(pa.array(rows))
-        if pa.types.is_boolean(values.type):
-            values = values.cast(pa.int8())
-        values = values.fill_null(null)
-        return np.asarray(values.to_numpy(zero_copy_only=False), dtype=np.int64)
-    return np.asarray(values.to_numpy()[rows], dtype=np.int64)
-
-
-def _lookup(values: pa.Array, table: dict[str, int]) -> tuple[IntArray, npt.NDArray[np.integer]]:
-    """Words (strings, or a dictionary column as an enum reads) as their codes and each
-    row's index into them."""
-    if not pa.types.is_dictionary(values.type):
-        values = pc.dictionary_encode(values)
-    codes = np.array([table[v] for v in values.dictionary.to_pylist()], dtype=np.int64)
-    return codes, values.indices.to_numpy()
-
-
-def _codes_at(column: pa.Array | pa.ChunkedArray, rows: IntArray, table: dict[str, int]
-              ) -> IntArray:
-    """A column of words (never null) at ``rows``, by code."""
-    codes, index = _lookup(_one(column), table)
-    return codes[index[rows]]
-
-
-def _list_codes(column: pa.Array | pa.ChunkedArray, rows: IntArray
-                ) -> tuple[IntArray, npt.NDArray[np.int8]]:
-    """Per row of ``rows`` the length of a card list (-1 for null), and every card's code."""
-    lists = _one(column)
-    offsets = lists.offsets.to_numpy()  # into lists.values, whatever the slice
-    starts = offsets[rows].astype(np.int64)
-    lengths = offsets[rows + 1] - starts
-    if lists.null_count:
-        bits = np.unpackbits(np.frombuffer(lists.buffers()[0], np.uint8), bitorder="little")
-        lengths = np.where(bits[lists.offset + rows] != 0, lengths, -1)
-    codes, index = _lookup(lists.values, CARD)
-    return lengths, codes[index[ranges(starts, lengths)]].astype(np.int8)
-
-
-def _events(actions: pa.Table, rows: IntArray) -> tuple[IntArray, npt.NDArray[np.int8]]:
+def _events(actions: pa.Table) -> tuple[IntArray, npt.NDArray[np.int8]]:
     col = actions.column
-    e = np.zeros((len(rows), E_COLUMNS), dtype=np.int64)
-    e[:, E_SECTION] = _codes_at(col("section"), rows, _SECTION)
-    e[:, E_ACTOR] = _codes_at(col("actor"), rows, _ACTOR)
-    e[:, E_VERB] = _codes_at(col("verb"), rows, _VERB)
-    e[:, E_SEAT] = _at(col("seat"), rows, 0)
-    e[:, E_AMOUNT] = _at(col("amount"), rows, -1)
-    e[:, E_TO_AMOUNT] = _at(col("to_amount"), rows, -1)
-    e[:, E_ALL_IN] = _at(col("all_in"), rows, 0)
-    e[:, E_SIDE_POT] = _at(col("side_pot"), rows, 0)
-    e[:, E_LINE] = _at(col("line"), rows, 0)
+    count = actions.num_rows
+    e = np.zeros((count, E_COLUMNS), dtype=np.int64)
+    e[:, E_SECTION] = _codes(col("section"), _SECTION)
+    e[:, E_ACTOR] = _codes(col("actor"), _ACTOR)
+    e[:, E_VERB] = _codes(col("verb"), _VERB)
+    e[:, E_SEAT] = _ints(col("seat"), 0)
+    e[:, E_AMOUNT] = _ints(col("amount"), -1)
+    e[:, E_TO_AMOUNT] = _ints(col("to_amount"), -1)
+    e[:, E_ALL_IN] = _ints(col("all_in").cast(pa.int64()), 0)
+    e[:, E_SIDE_POT] = _ints(col("side_pot"), 0)
+    e[:, E_LINE] = _ints(col("line"), 0)
     shows = np.flatnonzero(e[:, E_VERB] == V_SHOWS)
     e[:, E_READING] = READING_NONE
     if len(shows):  # each distinct reading named once
-        readings = _one(col("reading")).take(pa.array(rows[shows]))
-        encoded = pc.dictionary_encode(readings)
+        encoded = pc.dictionary_encode(col("reading").take(pa.array(shows)).combine_chunks())
         named = np.array([_reading(r) for r in encoded.dictionary.to_pylist()] + [READING_NONE],
                          dtype=np.int64)
         index = encoded.indices.fill_null(len(named) - 1).to_numpy(zero_copy_only=False)
         e[shows, E_READING] = named[np.asarray(index, dtype=np.int64)]
-    card_lengths, card_codes = _list_codes(col("cards"), rows)
-    drawn_lengths, drawn_codes = _list_codes(col("drawn"), rows)
+    card_lengths, card_codes = _list_codes(col("cards"))
+    drawn_lengths, drawn_codes = _list_codes(col("drawn"))
     # Each line's cards, then its drawn cards, as from_records lays them out.
     per_line = np.maximum(card_lengths, 0) + np.maximum(drawn_lengths, 0)
     starts = np.cumsum(per_line) - per_line
@@ -385,3 +366,5 @@ def _events(actions: pa.Table, rows: IntArray) -> tuple[IntArray, npt.NDArray[np
     cards[ranges(starts, card_lengths)] = card_codes
     cards[ranges(e[:, E_DRAWN_START], drawn_lengths)] = drawn_codes
     return e, cards
+
+
