@@ -78,11 +78,14 @@ def _utf8(chunks: Iterable[pa.Array]) -> bool:
     """Whether every text of ``chunks`` is UTF-8: at once when their bytes are ASCII (what
     every reader gives), else by Arrow's full check."""
     for chunk in chunks:
-        texts = chunk.values if isinstance(chunk, pa.ListArray) else chunk
-        data = texts.buffers()[2]
-        if data is None or not len(data):
+        texts = chunk.flatten() if isinstance(chunk, pa.ListArray) else chunk
+        if not len(texts) or texts.buffers()[2] is None:
             continue
-        if int(np.frombuffer(data, dtype=np.uint8).max()) < 0x80:
+        # Only the bytes these texts use (a slice shares its parent's buffer).
+        offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)
+        start, end = offsets[texts.offset], offsets[texts.offset + len(texts)]
+        data = np.frombuffer(texts.buffers()[2], dtype=np.uint8)[start:end]
+        if not len(data) or int(data.max()) < 0x80:
             continue
         try:
             texts.validate(full=True)
