@@ -4,9 +4,10 @@
 
 Reads the raw and staging rows of ``STORE`` (a store some night already filled; never
 written) into memory as Arrow tables, cut into flushes of ``--flush`` hands in reading
-order (default: the ingest's own ``ingest.load.BATCH_SIZE``), then writes them into a
-fresh store made by ``schemas.store.connect`` (the product's own DDL) the way
-``ingest/commit.py`` does: one transaction per flush, one ``INSERT ... SELECT`` per
+order (default: the ingest's own transaction, ``ingest.load.BATCH_SIZE`` hands), then
+writes them into a fresh store made by ``schemas.store.connect`` (the product's own DDL)
+as ``ingest/commit.py`` does: one transaction per flush here (the ingest writes its
+transaction in parts of ``ingest.load.WRITE_SIZE`` hands), one ``INSERT ... SELECT`` per
 table, DuckDB held to one thread (``ingest.commit.single_threaded``'s setting). Nothing
 else is timed: no reading, scanning, row building or classifying.
 
