@@ -125,3 +125,82 @@ def test_a_write_that_fails_while_the_caller_fails_is_noted_on_the_callers_error
     with pytest.raises(RuntimeError, match="write failed"):
         writer.close()
     con.close()
+
+
+def test_a_transaction_holds_several_flushes_and_a_failure_undoes_them_all(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Transactions of 4 hands written as flushes of 2: a crash in a transaction's second
+    flush leaves the store as before the transaction, the transactions before it whole;
+    a file is told done only once its hands are committed."""
+    import ingest.load
+
+    monkeypatch.setattr(ingest.load, "WRITE_SIZE", 2)
+    monkeypatch.setattr(ingest.load, "READ_SIZE", 2)
+    real = ingest.commit._insert
+    calls = {"stg_actions": 0}
+    fail_at = {"n": 4}
+
+    def failing(con, table, data, **kw):
+        if table == "stg_actions":
+            calls["stg_actions"] += 1
+            if calls["stg_actions"] == fail_at["n"]:
+                raise RuntimeError("power cut")
+        return real(con, table, data, **kw)
+
+    monkeypatch.setattr(ingest.commit, "_insert", failing)
+    files = [_file(tmp_path / f"{name}.log", f"K{2 * n + 1}", f"K{2 * n + 2}")
+             for n, name in enumerate("abcd")]
+    con = connect(tmp_path / "s.duckdb")
+    committed: list[tuple[str, int]] = []
+
+    def told(readers: list[HandReader]) -> None:  # another connection sees committed rows
+        other = con.cursor()
+        for reader in readers:
+            count = other.execute("SELECT count(*) FROM raw_hands WHERE source_file = ?",
+                                  [reader.file]).fetchall()[0][0]
+            committed.append((reader.path.name, count))
+        other.close()
+
+    with pytest.raises(RuntimeError, match="power cut"):
+        load_items(con, [HandReader(f) for f in files], batch_size=4, on_files=told)
+    # Flushes K1 K2 | K3 K4 (transaction 1), K5 K6 | K7 K8 (transaction 2, cut in its second).
+    assert _ids(con, "raw_hands") == ["K1", "K2", "K3", "K4"]
+    assert _ids(con, "stg_actions") == ["K1", "K2", "K3", "K4"]
+    # A file's raw_files row goes with the flush after its last hands: b.log's was undone.
+    assert committed == [("a.log", 2)]
+    assert con.execute("SELECT count(*) FROM raw_files").fetchall() == [(1,)]
+    monkeypatch.setattr(ingest.commit, "_insert", real)
+    committed.clear()
+    again = load_items(con, [HandReader(f) for f in files], batch_size=4, on_files=told)
+    assert (again.stored, again.duplicates) == (4, 4)
+    assert committed == [("a.log", 2), ("b.log", 2), ("c.log", 2), ("d.log", 2)]
+    assert con.execute("SELECT count(*) FROM raw_files").fetchall() == [(4,)]
+    con.close()
+
+
+def test_a_flush_that_does_not_fit_the_store_is_written_on_its_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The open transaction is committed first, then the flush is written in its own
+    transaction (where a refused hand can be bisected out)."""
+    import ingest.load
+
+    monkeypatch.setattr(ingest.load, "WRITE_SIZE", 2)
+    monkeypatch.setattr(ingest.load, "READ_SIZE", 2)
+    real_fits = ingest.commit.fits
+    monkeypatch.setattr(ingest.commit, "fits", lambda hands, columns: (
+        "K3" not in hands.raw.column("hand_id").to_pylist() and real_fits(hands, columns)))
+    commits: list[list[str]] = []
+    con = connect(tmp_path / "s.duckdb")
+    real_commit = ingest.commit.Transaction.commit
+
+    def watched(self: ingest.commit.Transaction) -> None:
+        if self.is_open:
+            commits.append(_ids(con, "raw_hands"))
+        real_commit(self)
+
+    monkeypatch.setattr(ingest.commit.Transaction, "commit", watched)
+    path = _file(tmp_path / "a.log", "K1", "K2", "K3", "K4", "K5", "K6")
+    summary = load_items(con, [HandReader(path)], batch_size=10)
+    assert summary.stored == 6 and _ids(con, "raw_hands") == [f"K{n}" for n in range(1, 7)]
+    assert commits == [["K1", "K2"], ["K1", "K2", "K3", "K4", "K5", "K6"]]
+    con.close()
