@@ -28,6 +28,7 @@ wall seconds.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -111,6 +112,46 @@ def _instrument() -> None:
         _timed(parallel.IntegrityWorker, "feed", "worker.send")
         _timed(parallel.IntegrityWorker, "cells", "worker.wait")
         _timed(parallel.IntegrityWorker, "evidence", "worker.wait")
+        _in_worker(parallel)
+
+
+#: Where the worker leaves its parts' times (read back by the main process).
+_WORKER_TIMES = Path(tempfile.gettempdir()) / f"openers-bench-integrity-{os.getpid()}.json"
+
+
+class _TimedConnection:
+    """The worker's end of the pipe, its waits for the next request timed (``w.idle``)."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    def recv(self) -> Any:
+        wall = time.perf_counter()
+        try:
+            return self._conn.recv()
+        finally:
+            _SPENT["w.idle"][1] += time.perf_counter() - wall
+
+    def send(self, message: Any) -> None:
+        self._conn.send(message)
+
+
+def _in_worker(parallel: Any) -> None:
+    """Time the worker: its tests' parts (``w.`` + part) and its idle waits, written to
+    :data:`_WORKER_TIMES` when it ends."""
+    answer: Callable[..., None] = parallel._answer
+
+    def wrapper(conn: Any, *args: Any) -> None:
+        _SPENT.clear()
+        cpu = time.process_time()
+        try:
+            answer(_TimedConnection(conn), *args)
+        finally:
+            _SPENT["w.cpu"][0] = time.process_time() - cpu
+            _WORKER_TIMES.write_text(json.dumps({f"w.{k.removeprefix('w.')}": v
+                                                 for k, v in _SPENT.items()}))
+
+    parallel._answer = wrapper
     for code, test in TESTS.items():
         test.cells = _listed(test.cells)  # type: ignore[method-assign]
         _timed(test, "feed", f"feed.{code}")
@@ -145,6 +186,9 @@ def main() -> None:
                 {} if args.workers is None else {"workers": args.workers}))
             _SPENT["stage"] = [time.process_time() + _children() - cpu,
                                time.perf_counter() - wall]
+            if _WORKER_TIMES.exists():
+                _SPENT.update(json.loads(_WORKER_TIMES.read_text()))
+                _WORKER_TIMES.unlink()
             con.close()
             copy.unlink()
             runs.append(dict(_SPENT))

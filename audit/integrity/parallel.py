@@ -48,7 +48,7 @@ from audit.workers import default_workers, die_with_parent, no_cyclic_gc
 #: so the worker takes most of the tests' time (measured on the 100k store with
 #: ``benchmarks/bench_integrity.py --workers 0``; see ``benchmarks/integrity.md``).
 WORKER_TESTS = frozenset({
-    "C201", "C202", "C203", "C204", "C205", "C206", "F106", "F107", "F108", "F109",
+    "C201", "C202", "C203", "C204", "C205", "C206", "F106", "F107",
 })
 #: Batches written for the worker and not yet fed, at most.
 AHEAD = 2
@@ -96,7 +96,8 @@ class IntegrityWorker:
         self._fed = 0
         context = multiprocessing.get_context("fork")
         self._conn, theirs = context.Pipe()
-        self._process = context.Process(target=_serve, args=(theirs, self.codes, settings),
+        self._process = context.Process(target=_serve,
+                                        args=(theirs, self._conn, self.codes, settings),
                                         name="openers-integrity-worker", daemon=True)
         self._process.start()
         theirs.close()
@@ -139,10 +140,12 @@ class IntegrityWorker:
         found: list[Evidence] = self._reply("evidence")
         return found
 
-    def close(self) -> None:
-        """Stop the worker (at once, whatever it was doing) and remove the batch files."""
+    def close(self, *, wait: float = 0.0) -> None:
+        """Stop the worker (after ``wait`` seconds for it to end by itself once the pipe is
+        closed; then killed, whatever it was doing) and remove the batch files."""
         try:
             self._conn.close()
+            self._process.join(wait)
             if self._process.is_alive():
                 self._process.kill()
             self._process.join()
@@ -174,6 +177,13 @@ class IntegrityWorker:
                 raise WorkerFailed(f"the integrity worker answered {got!r}, not {kind!r}")
 
     def _died(self) -> WorkerFailed:
+        """The failure of a worker whose pipe broke: the error it sent before ending, if
+        any, else its exit code."""
+        with suppress(OSError, EOFError):
+            while self._conn.poll():
+                got, payload = self._conn.recv()
+                if got == "error":
+                    return WorkerFailed(f"the integrity worker failed:\n{payload}")
         self._process.join(5)
         return WorkerFailed(f"the integrity worker ended (exit code {self._process.exitcode})")
 
@@ -184,13 +194,18 @@ def forked_worker(codes: Sequence[str], settings: Settings) -> Iterator[Integrit
     worker = IntegrityWorker(codes, settings)
     try:
         yield worker
-    finally:
+    except BaseException:
         worker.close()
+        raise
+    worker.close(wait=5.0)
 
 
-def _serve(conn: Connection, codes: tuple[str, ...], settings: Settings) -> None:
-    """The worker: feed each batch to its tests, then give their cells and evidence."""
+def _serve(conn: Connection, main_end: Connection, codes: tuple[str, ...],
+           settings: Settings) -> None:
+    """The worker: feed each batch to its tests, then give their cells and evidence (until
+    the main process closes the pipe: its end, inherited, is closed here)."""
     die_with_parent()
+    main_end.close()
     try:
         with no_cyclic_gc():
             _answer(conn, codes, settings)
