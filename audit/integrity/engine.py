@@ -17,9 +17,10 @@ could become alerts (:class:`_Cells`).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import partial
@@ -31,6 +32,7 @@ import numpy.typing as npt
 from audit.integrity.checks._common import Sums, unique_inverse
 from audit.integrity.features import BatchView, Lookup, view
 from audit.integrity.frames import BATCH_HANDS, Names, read_batches
+from audit.integrity.laws import hand_law
 from audit.integrity.model import Alert, Cell, Evidence, Family, Level, alert_key
 from audit.integrity.parallel import WORKER_TESTS, IntegrityWorker, forked_worker, use_worker
 from audit.integrity.registry import TESTS, instances
@@ -171,6 +173,26 @@ def _bounded_cache(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
         con.execute(f"SET memory_limit = '{before}'")
 
 
+@contextmanager
+def _laws_ahead() -> Iterator[threading.Thread]:
+    """The hand laws (:func:`audit.integrity.laws.hand_law`, a few tenths of a second of
+    compiled and sorting work that releases the interpreter) built in a thread while the
+    first batch is read; join it before the first view. The thread only fills the laws'
+    cache: should it fail, the view builds them again and raises."""
+    ahead = threading.Thread(target=_build_laws, name="openers-hand-laws", daemon=True)
+    ahead.start()
+    try:
+        yield ahead
+    finally:
+        ahead.join()
+
+
+def _build_laws() -> None:
+    with suppress(Exception):  # the view builds them again, and raises
+        for joker in (False, True):
+            hand_law(joker)
+
+
 def run_integrity(con: duckdb.DuckDBPyConnection, options: Options | None = None,
                   progress: Callable[[int], None] | None = None) -> IntegrityResult:
     """Analyse the stored hands in ``options``' window; ``progress`` gets the hands done."""
@@ -193,10 +215,12 @@ def _run(con: duckdb.DuckDBPyConnection, options: Options,
             [code for code in codes if code in WORKER_TESTS], options.settings)
         ) if use_worker(options.workers, codes) else None
         local = [test for test in tests if worker is None or test.code not in worker.codes]
+        laws = stack.enter_context(_laws_ahead())  # after the fork: no thread is forked
         with _bounded_cache(con):
             for batch in read_batches(con, options.profile, names, since=options.since,
                                       until=options.until, batch_hands=options.batch_hands):
                 replayed = replay(batch, bobtail=options.profile.bobtail)
+                laws.join()
                 v = view(batch, replayed, names)
                 if worker is not None:
                     worker.feed(v)
