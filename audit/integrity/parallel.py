@@ -12,10 +12,12 @@ cell is kept where its test ran, in that process's temporary files).
 Every test sees the same batches, in the same order, with the same numbers, as it would
 in one process: its cells are the same to the bit.
 
-A batch travels as one file in a private temporary folder: the view's arrays are written
-once (the lines of play, which no test reads, are left out: :func:`lean`), and the
-worker maps the file (no copy, read-only) and removes it. At most :data:`AHEAD` batches
-are in flight, so the files never hold more than that while the worker lags. A failure
+A batch travels as one unnamed temporary file, handed over open through the pipe: the
+view's arrays are written once (the lines of play, which no test reads, are left out:
+:func:`lean`), and the worker maps the file (no copy, read-only); the file is gone when
+the worker drops the batch, and nothing is left on disk if either process is killed. At
+most :data:`AHEAD` batches are in flight, so the files never hold more than that while
+the worker lags. A failure
 in the worker (an exception, or its death) is raised in the main process as
 :class:`WorkerFailed`; the worker is killed if the main process fails or dies.
 """
@@ -27,13 +29,12 @@ import mmap
 import multiprocessing
 import os
 import pickle
-import shutil
 import tempfile
 import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from multiprocessing.connection import Connection
-from pathlib import Path
+from multiprocessing.reduction import recv_handle, send_handle
 from typing import Any
 
 from audit.integrity.features import BatchView, Lookup
@@ -91,7 +92,6 @@ class IntegrityWorker:
 
     def __init__(self, codes: Sequence[str], settings: Settings) -> None:
         self.codes = tuple(codes)
-        self._folder = Path(tempfile.mkdtemp(prefix="openers-integrity-worker-"))
         self._sent = 0
         self._fed = 0
         context = multiprocessing.get_context("fork")
@@ -108,9 +108,8 @@ class IntegrityWorker:
             self._reply("fed")
         buffers: list[pickle.PickleBuffer] = []
         header = pickle.dumps(lean(view), protocol=5, buffer_callback=buffers.append)
-        path = self._folder / f"batch-{self._sent}"
         spans = []
-        with open(path, "wb") as out:
+        with tempfile.TemporaryFile(prefix="openers-integrity-batch-") as out:
             at = 0
             for buffer in buffers:
                 raw = buffer.raw()
@@ -120,7 +119,12 @@ class IntegrityWorker:
                 spans.append((at, raw.nbytes))
                 out.write(raw)
                 at += raw.nbytes
-        self._send(("batch", str(path), header, spans))
+            out.flush()
+            self._send(("batch", header, spans))
+            try:  # the file itself: it has no name, so nothing is left if either dies
+                send_handle(self._conn, out.fileno(), self._process.pid or 0)
+            except OSError as exc:
+                raise self._died() from exc
         self._sent += 1
 
     def ask_cells(self, names: Names, fdr: float) -> None:
@@ -141,16 +145,13 @@ class IntegrityWorker:
         return found
 
     def close(self, *, wait: float = 0.0) -> None:
-        """Stop the worker (after ``wait`` seconds for it to end by itself once the pipe is
-        closed; then killed, whatever it was doing) and remove the batch files."""
-        try:
-            self._conn.close()
-            self._process.join(wait)
-            if self._process.is_alive():
-                self._process.kill()
-            self._process.join()
-        finally:
-            shutil.rmtree(self._folder, ignore_errors=True)
+        """Stop the worker: ``wait`` seconds for it to end by itself once the pipe is
+        closed, then killed, whatever it was doing."""
+        self._conn.close()
+        self._process.join(wait)
+        if self._process.is_alive():
+            self._process.kill()
+        self._process.join()
 
     def _send(self, message: tuple[Any, ...]) -> None:
         try:
@@ -228,7 +229,7 @@ def _answer(conn: Connection, codes: tuple[str, ...], settings: Settings) -> Non
             return  # the main process is done with us
         kind = message[0]
         if kind == "batch":
-            view = _mapped(*message[1:])
+            view = _mapped(recv_handle(conn), *message[1:])
             lookup.add_batch(view.batch)
             for test in tests:
                 test.feed(view)
@@ -249,13 +250,15 @@ def _answer(conn: Connection, codes: tuple[str, ...], settings: Settings) -> Non
             conn.send(("evidence", [kept[key].evidence() for key in message[1]]))
 
 
-def _mapped(path: str, header: bytes, spans: list[tuple[int, int]]) -> BatchView:
-    """A batch's view from its file, its arrays over the mapped file (read-only)."""
-    with open(path, "rb") as source:
-        size = os.fstat(source.fileno()).st_size
-        memory: mmap.mmap | bytes = (mmap.mmap(source.fileno(), size, access=mmap.ACCESS_READ)
+def _mapped(fd: int, header: bytes, spans: list[tuple[int, int]]) -> BatchView:
+    """A batch's view from its file (``fd``, closed here), its arrays over the mapped file
+    (read-only; unmapped when the last of them goes)."""
+    try:
+        size = os.fstat(fd).st_size
+        memory: mmap.mmap | bytes = (mmap.mmap(fd, size, access=mmap.ACCESS_READ)
                                      if size else b"")
-    os.unlink(path)
+    finally:
+        os.close(fd)
     whole = memoryview(memory)
     view: BatchView = pickle.loads(header, buffers=[whole[at:at + n] for at, n in spans])
     return view
