@@ -135,6 +135,9 @@ class _TimedConnection:
     def send(self, message: Any) -> None:
         self._conn.send(message)
 
+    def fileno(self) -> int:
+        return int(self._conn.fileno())
+
 
 def _in_worker(parallel: Any) -> None:
     """Time the worker: its tests' parts (``w.`` + part) and its idle waits, written to

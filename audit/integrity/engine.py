@@ -34,12 +34,18 @@ from audit.integrity.features import BatchView, Lookup, view
 from audit.integrity.frames import BATCH_HANDS, Names, read_batches
 from audit.integrity.laws import hand_law
 from audit.integrity.model import Alert, Cell, Evidence, Family, Level, alert_key
-from audit.integrity.parallel import WORKER_TESTS, IntegrityWorker, forked_worker, use_worker
+from audit.integrity.parallel import (
+    WORKER_TESTS,
+    IntegrityWorker,
+    forked_worker,
+    lean,
+    use_worker,
+)
 from audit.integrity.registry import TESTS, instances
 from audit.integrity.replay import replay
 from audit.integrity.rows import Compact, Row, compact
 from audit.integrity.stats import benjamini_hochberg
-from audit.integrity.test import Settings
+from audit.integrity.test import IntegrityTest, Settings
 from audit.profiles import Profile, load_profile
 from audit.workers import no_cyclic_gc
 
@@ -173,6 +179,12 @@ def _bounded_cache(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
         con.execute(f"SET memory_limit = '{before}'")
 
 
+def _feed(tests: Iterable[IntegrityTest], v: BatchView | None) -> None:
+    if v is not None:
+        for test in tests:
+            test.feed(v)
+
+
 @contextmanager
 def _laws_ahead() -> Iterator[threading.Thread]:
     """The hand laws (:func:`audit.integrity.laws.hand_law`, a few tenths of a second of
@@ -216,24 +228,32 @@ def _run(con: duckdb.DuckDBPyConnection, options: Options,
         ) if use_worker(options.workers, codes) else None
         local = [test for test in tests if worker is None or test.code not in worker.codes]
         laws = stack.enter_context(_laws_ahead())  # after the fork: no thread is forked
+        held: BatchView | None = None
         with _bounded_cache(con):
             for batch in read_batches(con, options.profile, names, since=options.since,
                                       until=options.until, batch_hands=options.batch_hands):
                 replayed = replay(batch, bobtail=options.profile.bobtail)
                 laws.join()
                 v = view(batch, replayed, names)
-                if worker is not None:
-                    worker.feed(v)
                 lookup.add_batch(batch)
-                for test in local:
-                    test.feed(v)
                 bins.add(v)
+                if worker is None:
+                    for test in local:
+                        test.feed(v)
+                else:
+                    worker.feed(v)
+                    # This process's tests take the previous batch: the worker gets each
+                    # batch as soon as it is read (its lines dropped, as the worker's).
+                    _feed(local, held)
+                    held = lean(v)
                 result.hands += len(batch)
                 result.draws += len(replayed.draws.u)
                 result.decisions += len(replayed.decisions.hand)
                 result.irregular += int(replayed.irregular.sum())
                 if progress is not None:
                     progress(result.hands)
+        _feed(local, held)
+        del held
         lookup.freeze()
         if worker is not None:
             worker.ask_cells(names, fdr)  # the worker judges its tests while we judge ours
