@@ -1,0 +1,113 @@
+"""What DuckDB alone costs to store a night's raw and staging rows: the ingest's floor.
+
+    .venv/bin/python benchmarks/bench_store_floor.py STORE [--flush N] [--runs 2]
+
+Reads the raw and staging rows of ``STORE`` (a store some night already filled; never
+written) into memory as Arrow tables, cut into flushes of ``--flush`` hands in reading
+order (default: the ingest's own ``ingest.load.BATCH_SIZE``), then writes them into a
+fresh store made by ``schemas.store.connect`` (the product's own DDL) the way
+``ingest/commit.py`` does: one transaction per flush, one ``INSERT ... SELECT`` per
+table, DuckDB held to one thread (``ingest.commit.single_threaded``'s setting). Nothing
+else is timed: no reading, scanning, row building or classifying.
+
+It prints, per way of writing, the wall and CPU seconds, the commits' share, and the
+night's speed this alone would cap it at. Two ways:
+
+- ``flushes``: as the ingest writes, a transaction per flush;
+- ``one transaction``: every row in one insert per table and a single commit, the
+  least DuckDB can spend on these rows in this schema.
+
+Then each table alone, in flushes, to show which one costs. The minimum over
+``--runs`` is printed; on a shared machine run it back to back with what you compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ingest.load import BATCH_SIZE
+from schemas.store import connect
+
+#: The tables ingest writes for every stored hand, and the order of rows within a hand.
+TABLES = {"raw_hands": "", "stg_hands": "", "stg_seats": ", seat",
+          "stg_actions": ", action_index"}
+
+Flush = dict[str, pa.Table]
+
+
+def read_rows(store: Path, flush: int) -> tuple[int, list[Flush]]:
+    """The store's rows, as flushes of ``flush`` hands in reading order."""
+    con = duckdb.connect(str(store), read_only=True)
+    try:
+        hands = int(con.execute("SELECT count(*) FROM raw_hands").fetchall()[0][0])
+        tables = {table: con.sql(
+            "WITH o AS (SELECT hand_id, row_number() OVER (ORDER BY source_file, first_line)"
+            f" - 1 AS n FROM raw_hands) SELECT t.*, o.n // {flush} AS flush__ "
+            f"FROM {table} t JOIN o USING (hand_id) ORDER BY o.n{within}").to_arrow_table()
+            for table, within in TABLES.items()}
+    finally:
+        con.close()
+    flushes = []
+    for i in range(-(-hands // flush)):
+        flushes.append({table: rows.filter(pc.equal(rows["flush__"], i)).drop(["flush__"])
+                        for table, rows in tables.items()})
+    return hands, flushes
+
+
+def write(flushes: list[Flush], only: str | None = None) -> tuple[float, float, float]:
+    """Write ``flushes`` into a fresh store: wall, CPU and commit seconds."""
+    with tempfile.TemporaryDirectory(prefix="openers-floor-") as folder:
+        con = connect(Path(folder) / "floor.duckdb")
+        con.execute("SET threads = 1")
+        wall, cpu, commits = time.perf_counter(), time.process_time(), 0.0
+        for part in flushes:
+            con.begin()
+            for table, rows in part.items():
+                if only is not None and table != only:
+                    continue
+                cols = ", ".join(f'"{c}"' for c in rows.column_names)
+                con.register("_floor", rows)
+                con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM _floor")
+                con.unregister("_floor")
+            started = time.perf_counter()
+            con.commit()
+            commits += time.perf_counter() - started
+        con.close()
+        return time.perf_counter() - wall, time.process_time() - cpu, commits
+
+
+def best(runs: int, flushes: list[Flush], only: str | None = None) -> tuple[float, ...]:
+    return min((write(flushes, only) for _ in range(runs)), key=lambda r: r[0])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("store", type=Path, help="a store some night filled (read only)")
+    parser.add_argument("--flush", type=int, default=BATCH_SIZE,
+                        help=f"hands per transaction (default {BATCH_SIZE:,}, the ingest's)")
+    parser.add_argument("--runs", type=int, default=2, help="runs of each way (minimum kept)")
+    args = parser.parse_args()
+    hands, flushes = read_rows(args.store, args.flush)
+    whole = [{t: pa.concat_tables([f[t] for f in flushes]) for t in TABLES}]
+    load = os.getloadavg()
+    print(f"{hands:,} hands; rows: " + ", ".join(
+        f"{t} {sum(f[t].num_rows for f in flushes):,}" for t in TABLES)
+        + f"; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    for label, parts, only in [(f"flushes of {args.flush:,} hands", flushes, None),
+                               ("one transaction", whole, None),
+                               *((f"  {t} alone, in flushes", flushes, t) for t in TABLES)]:
+        wall, cpu, commits = best(args.runs, parts, only)
+        cap = f" = caps a night at {hands / wall:,.0f} hands/s" if only is None else ""
+        print(f"{label:34s} {wall:6.2f} s wall, {cpu:6.2f} CPU s, commits {commits:5.2f} s{cap}")
+
+
+if __name__ == "__main__":
+    main()
