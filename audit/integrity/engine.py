@@ -31,15 +31,15 @@ import numpy.typing as npt
 
 from audit.integrity.checks._common import Sums, unique_inverse
 from audit.integrity.features import BatchView, Lookup, view
-from audit.integrity.frames import BATCH_HANDS, Names, read_batches
+from audit.integrity.frames import BATCH_HANDS, Names, count_hands, read_batches
 from audit.integrity.laws import hand_law
 from audit.integrity.model import Alert, Cell, Evidence, Family, Level, alert_key
 from audit.integrity.parallel import (
-    WORKER_TESTS,
     IntegrityWorker,
     forked_worker,
     lean,
     use_worker,
+    worker_share,
 )
 from audit.integrity.registry import TESTS, instances
 from audit.integrity.replay import replay
@@ -223,9 +223,11 @@ def _run(con: duckdb.DuckDBPyConnection, options: Options,
     result = IntegrityResult(options, [], [], [])
     with ExitStack() as stack:
         codes = [test.code for test in tests]
-        worker = stack.enter_context(forked_worker(
-            [code for code in codes if code in WORKER_TESTS], options.settings)
-        ) if use_worker(options.workers, codes) else None
+        share: list[str] = []
+        if use_worker(options.workers):
+            hands = count_hands(con, since=options.since, until=options.until)
+            share = worker_share(codes, -(-hands // options.batch_hands))
+        worker = stack.enter_context(forked_worker(share, options.settings)) if share else None
         local = [test for test in tests if worker is None or test.code not in worker.codes]
         laws = stack.enter_context(_laws_ahead())  # after the fork: no thread is forked
         held: BatchView | None = None

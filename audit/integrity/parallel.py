@@ -2,7 +2,7 @@
 
 The main process holds the store's connection, so it alone reads and replays the batches
 (DuckDB lets no second process open the store). Once a batch is replayed and viewed, a
-share of the tests (:data:`WORKER_TESTS`, chosen by their measured cost) is fed in a
+share of the tests (:func:`worker_share`, chosen by their measured cost) is fed in a
 worker process forked when the analysis starts, while the main process feeds the others
 and reads the next batch. At the end the worker gives its tests' cells; the main process
 merges them in the registry's order, runs the false discovery control over all of them,
@@ -45,12 +45,15 @@ from audit.integrity.rows import Compact, compact
 from audit.integrity.test import Settings
 from audit.workers import default_workers, die_with_parent, no_cyclic_gc
 
-#: The tests fed in the worker: the main process already reads and replays every batch,
-#: so the worker takes most of the tests' time (measured on the 100k store with
-#: ``benchmarks/bench_integrity.py --workers 0``; see ``benchmarks/integrity.md``).
-WORKER_TESTS = frozenset({
-    "C201", "C202", "C203", "C204", "C205", "C206", "F106", "F107",
-})
+#: The tests the main process keeps in a run of at most :data:`SHORT_RUN_BATCHES` batches;
+#: in a longer one, every test is fed in the worker. The main process reads, replays and
+#: views every batch, about as long as every test's feeding takes, so in a long run the
+#: worker takes them all; but the worker waits while the first batch is read, and in a run
+#: of one or two batches that wait is a large share of the stage: the main process then
+#: keeps the dealing tests that read the dealt hands (measured on 100,000 and modelled on
+#: 1,000,000 hands, ``benchmarks/integrity.md``).
+SHORT_RUN_MAIN = frozenset({"F101", "F102", "F103", "F104", "F105", "F108", "F109"})
+SHORT_RUN_BATCHES = 2
 #: Batches written for the worker and not yet fed, at most.
 AHEAD = 2
 #: Buffers start at multiples of this in a batch's file (as aligned as numpy's own).
@@ -64,12 +67,17 @@ class WorkerFailed(RuntimeError):
     """The worker's tests failed (its traceback is the message) or the worker died."""
 
 
-def use_worker(workers: int | None, codes: Sequence[str]) -> bool:
+def use_worker(workers: int | None) -> bool:
     """Whether to fork a worker: ``workers`` (None: one if this process may use two cores
-    or more), where ``fork`` exists, and only if some test of ``codes`` runs there."""
+    or more), where ``fork`` exists."""
     wanted = (1 if default_workers() >= 2 else 0) if workers is None else workers
-    return (wanted > 0 and "fork" in multiprocessing.get_all_start_methods()
-            and any(code in WORKER_TESTS for code in codes))
+    return wanted > 0 and "fork" in multiprocessing.get_all_start_methods()
+
+
+def worker_share(codes: Sequence[str], batches: int) -> list[str]:
+    """The tests of ``codes`` to feed in the worker, in a run of ``batches`` batches."""
+    keep = SHORT_RUN_MAIN if batches <= SHORT_RUN_BATCHES else frozenset()
+    return [code for code in codes if code not in keep]
 
 
 def lean(view: BatchView) -> BatchView:
@@ -264,5 +272,5 @@ def _mapped(fd: int, header: bytes, spans: list[tuple[int, int]]) -> BatchView:
     return view
 
 
-__all__ = ["AHEAD", "WORKER_TESTS", "IntegrityWorker", "WorkerFailed", "forked_worker", "lean",
-           "use_worker"]
+__all__ = ["AHEAD", "SHORT_RUN_BATCHES", "SHORT_RUN_MAIN", "IntegrityWorker", "WorkerFailed",
+           "forked_worker", "lean", "use_worker", "worker_share"]

@@ -7,7 +7,6 @@ import multiprocessing
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -17,21 +16,23 @@ from audit.integrity.checks.c205_whipsaw import Whipsaw
 from audit.integrity.checks.f101_dealt_categories import DealtCategories
 from audit.integrity.engine import IntegrityResult, Options, run_integrity
 from audit.integrity.features import BatchView
-from audit.integrity.parallel import WORKER_TESTS, WorkerFailed, use_worker
+from audit.integrity.parallel import SHORT_RUN_MAIN, WorkerFailed, use_worker, worker_share
 from audit.integrity.registry import codes
 from tests.integrity.conftest import Room
 
 pytestmark = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
                                 reason="the worker is forked")
 
-#: Small batches: the room's 4,000 hands in six, more than the worker may have in flight.
+#: Small batches: the room's 4,000 hands in six, more than the worker may have in flight
+#: (a long run: every test in the worker); or in two (a short run: the tests shared).
 BATCH = 700
+SHORT_BATCH = 2500
 
 
-def _run(room: Room, workers: int, **options: Any) -> IntegrityResult:
+def _run(room: Room, workers: int, batch: int = BATCH) -> IntegrityResult:
     con = room.connect()
     try:
-        return run_integrity(con, Options(workers=workers, batch_hands=BATCH, **options))
+        return run_integrity(con, Options(workers=workers, batch_hands=batch))
     finally:
         con.close()
 
@@ -50,10 +51,11 @@ def _bits(value: object) -> object:
     return value
 
 
-@pytest.fixture(scope="module")
-def both(cheat_room: Room) -> tuple[IntegrityResult, IntegrityResult]:
+@pytest.fixture(scope="module", params=[BATCH, SHORT_BATCH], ids=["long", "short"])
+def both(cheat_room: Room, request: pytest.FixtureRequest
+         ) -> tuple[IntegrityResult, IntegrityResult]:
     """The cheat room analysed in one process and with the worker."""
-    return _run(cheat_room, 0), _run(cheat_room, 1)
+    return _run(cheat_room, 0, request.param), _run(cheat_room, 1, request.param)
 
 
 def test_the_worker_gives_every_cell_and_alert_to_the_bit(
@@ -70,23 +72,28 @@ def test_the_worker_gives_every_cell_and_alert_to_the_bit(
 def test_alerts_of_both_processes_keep_their_evidence(
         both: tuple[IntegrityResult, IntegrityResult]) -> None:
     _, together = both
-    worker = [a for a in together.alerts if a.code in WORKER_TESTS]
-    main = [a for a in together.alerts if a.code not in WORKER_TESTS]
-    assert worker and main  # both ways of naming the evidence are exercised
+    short = together.hands <= SHORT_BATCH * 2
+    main = [a for a in together.alerts if short and a.code in SHORT_RUN_MAIN]
+    assert len(main) < len(together.alerts)
+    assert bool(main) is short  # both ways of naming the evidence are exercised
     for alert in together.alerts:
         assert alert.hands and len(alert.hands) == len(alert.hand_notes)
         assert alert.hands_total >= len(alert.hands)
 
 
-def test_the_worker_is_used_on_two_cores_and_for_its_tests(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    every = codes()
+def test_the_worker_is_used_on_two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "default_workers", lambda: 2)
-    assert use_worker(None, every) and use_worker(1, every)
-    assert not use_worker(0, every)
-    assert not use_worker(None, [c for c in every if c not in WORKER_TESTS])
+    assert use_worker(None) and use_worker(1) and not use_worker(0)
     monkeypatch.setattr(parallel, "default_workers", lambda: 1)
-    assert not use_worker(None, every) and use_worker(1, every)
+    assert not use_worker(None) and use_worker(1)
+
+
+def test_a_long_run_feeds_every_test_in_the_worker() -> None:
+    every = codes()
+    assert worker_share(every, 3) == list(every)
+    short = worker_share(every, 2)
+    assert short == [c for c in every if c not in SHORT_RUN_MAIN] and short
+    assert worker_share(list(SHORT_RUN_MAIN), 1) == []
 
 
 def test_the_worker_is_sent_no_lines_of_play(cheat_room: Room) -> None:
@@ -149,7 +156,8 @@ def test_a_failure_in_the_main_process_stops_the_worker(
     def broken(self: DealtCategories, view: BatchView) -> None:
         raise RuntimeError("broke in the main process")
 
-    monkeypatch.setattr(DealtCategories, "feed", broken)
-    with pytest.raises(RuntimeError, match="broke in the main process"):
-        _run(cheat_room, 1)
+    monkeypatch.setattr(DealtCategories, "feed", broken)  # a short run keeps it here
+    with pytest.raises(RuntimeError, match="broke in the main process") as raised:
+        _run(cheat_room, 1, SHORT_BATCH)
+    assert not isinstance(raised.value, WorkerFailed)
     _nothing_left(temp_folder)
