@@ -12,7 +12,8 @@ cell is kept where its test ran, in that process's temporary files).
 Every test sees the same batches, in the same order, with the same numbers, as it would
 in one process: its cells are the same to the bit.
 
-A batch travels as one unnamed temporary file, handed over open through the pipe: the
+A batch travels as one unnamed file (in memory, ``memfd``, where the system has it),
+handed over open through the pipe: the
 view's arrays are written once (the lines of play, which no test reads, are left out:
 :func:`lean`), and the worker maps the file (no copy, read-only); the file is gone when
 the worker drops the batch, and nothing is left on disk if either process is killed. At
@@ -35,7 +36,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from multiprocessing.connection import Connection
 from multiprocessing.reduction import recv_handle, send_handle
-from typing import Any
+from typing import Any, BinaryIO
 
 from audit.integrity.features import BatchView, Lookup
 from audit.integrity.frames import Batch, Names
@@ -117,7 +118,7 @@ class IntegrityWorker:
         buffers: list[pickle.PickleBuffer] = []
         header = pickle.dumps(lean(view), protocol=5, buffer_callback=buffers.append)
         spans = []
-        with tempfile.TemporaryFile(prefix="openers-integrity-batch-") as out:
+        with _batch_file() as out:
             at = 0
             for buffer in buffers:
                 raw = buffer.raw()
@@ -207,6 +208,14 @@ def forked_worker(codes: Sequence[str], settings: Settings) -> Iterator[Integrit
         worker.close()
         raise
     worker.close(wait=5.0)
+
+
+def _batch_file() -> BinaryIO:
+    """A new unnamed file for a batch: in memory where the system allows it (``memfd``: no
+    disk, and no wait for the disk when others write much), else a temporary file."""
+    if hasattr(os, "memfd_create"):
+        return open(os.memfd_create("openers-integrity-batch"), "wb")
+    return tempfile.TemporaryFile(prefix="openers-integrity-batch-")
 
 
 def _serve(conn: Connection, main_end: Connection, codes: tuple[str, ...],
