@@ -20,7 +20,8 @@ and the minimum over the others:
   for it to catch up) and ``worker.wait`` (waiting for its cells and evidence). The
   worker's own tests are timed in it and not listed: ``--workers 0`` times every test.
 
-CPU seconds are the process's (DuckDB's threads included); ``stage`` adds the worker's
+Arrow is set up as the nightly job does (pyarrow never imports pandas). CPU seconds are
+the process's (DuckDB's threads included); ``stage`` adds the worker's
 (``children``). On a shared machine compare CPU seconds, run back to back, rather than
 wall seconds.
 """
@@ -43,6 +44,7 @@ from audit.integrity import engine, frames, store
 from audit.integrity.registry import TESTS
 from audit.integrity.store import analyse_store
 from audit.profiles import load_profile
+from openers.nightly.startup import arrow_without_pandas
 from schemas.store import connect
 
 #: part -> [cpu, wall] of the current run.
@@ -175,6 +177,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None,
                         help="worker processes for the tests (0 or 1; default: as the night)")
     args = parser.parse_args()
+    arrow_without_pandas()  # as the nightly job starts (pyarrow's first array would import it)
     _instrument()
     profile = load_profile(args.profile)
     runs: list[dict[str, list[float]]] = []
