@@ -13,14 +13,13 @@ Every test sees the same batches, in the same order, with the same numbers, as i
 in one process: its cells are the same to the bit.
 
 A batch travels as one unnamed file (in memory, ``memfd``, where the system has it),
-handed over open through the pipe: the
-view's arrays are written once (the lines of play, which no test reads, are left out:
-:func:`lean`), and the worker maps the file (no copy, read-only); the file is gone when
-the worker drops the batch, and nothing is left on disk if either process is killed. At
-most :data:`AHEAD` batches are in flight, so the files never hold more than that while
-the worker lags. A failure
-in the worker (an exception, or its death) is raised in the main process as
-:class:`WorkerFailed`; the worker is killed if the main process fails or dies.
+handed over open through the pipe: the view's arrays are written once (the lines of play,
+which no test reads, are left out: :func:`lean`), and the worker maps the file (no copy,
+read-only); the file is gone when the worker drops the batch, and nothing is left on disk
+if either process is killed. At most :data:`AHEAD` batches are in flight, so the files
+never hold more than that while the worker lags. A failure in the worker (an exception,
+or its death) is raised in the main process as :class:`WorkerFailed`; the worker is
+killed if the main process fails or dies.
 """
 
 from __future__ import annotations
@@ -89,8 +88,6 @@ def lean(view: BatchView) -> BatchView:
     return dataclasses.replace(view, batch=dataclasses.replace(view.batch, **empty))
 
 
-#: The worker's reply to a request: its kind and payload.
-_Reply = tuple[str, Any]
 #: The worker's cells by code (:func:`audit.integrity.rows.compact`), those kept whole
 #: without their evidence (left in the worker: ask for it with
 #: :meth:`IntegrityWorker.evidence`).
