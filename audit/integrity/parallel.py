@@ -101,6 +101,7 @@ class IntegrityWorker:
         self.codes = tuple(codes)
         self._sent = 0
         self._fed = 0
+        _trim_heap()
         context = multiprocessing.get_context("fork")
         self._conn, theirs = context.Pipe()
         self._process = context.Process(target=_serve,
@@ -210,6 +211,15 @@ def forked_worker(codes: Sequence[str], settings: Settings) -> Iterator[Integrit
 
 #: ``mallopt`` parameters of glibc, and the largest mmap threshold it takes on 64 bits.
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _MMAP_THRESHOLD_MAX = -1, -3, 32 << 20
+
+
+def _trim_heap() -> None:
+    """Give the free pages of this process's heap back to the system before the fork
+    (glibc ``malloc_trim``): a page the worker shares must be copied when this process
+    writes it again (the analysis reuses the memory earlier stages freed), a page given
+    back is only zeroed. Nothing is done where the C library is not glibc."""
+    with suppress(OSError, AttributeError):
+        ctypes.CDLL(None).malloc_trim(0)
 
 
 def _keep_heap() -> None:
