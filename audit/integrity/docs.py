@@ -44,10 +44,10 @@ the alert queue with its review states, the graph of players linked by suspicion
 each dealer's fairness plots with their expected band; the nightly report has an
 integrity section.
 
-On a machine with two cores or more, the analysis feeds about half of the tests' work
-to a second process while the main one reads and replays the next hands
-(`audit/integrity/parallel.py`); every cell and alert is the same, to the bit, as in
-one process.
+On a machine with two cores or more, a second process feeds the tests while the main
+one reads and replays the next hands (every test beyond 100,000 hands, the collusion
+tests and F106, F107 below; `audit/integrity/parallel.py`); every cell and alert is the
+same, to the bit, as in one process.
 
 ## How to read an alert
 
