@@ -14,16 +14,24 @@ and the minimum over the others:
 - ``feed.CODE``: each test's per-batch sums; ``bins``: the PIT histograms;
 - ``cells``: every test's cells as rows (``cells.CODE``: each test's own); ``judge``: false
   discovery control, rows, alerts;
-- ``write``: ``store_result`` (the run's rows built and inserted in one transaction).
+- ``write``: ``store_result`` (the run's rows built and inserted in one transaction);
+- with the worker process (``--workers 1``, the default on two cores or more: see
+  ``audit/integrity/parallel.py``): ``worker.send`` (a batch written for it, with any wait
+  for it to catch up) and ``worker.wait`` (waiting for its cells and evidence). The
+  worker's own tests are timed in it and not listed: ``--workers 0`` times every test.
 
-CPU seconds are the process's (DuckDB's threads included); on a shared machine compare
-them, run back to back, rather than wall seconds.
+Arrow is set up as the nightly job does (pyarrow never imports pandas). CPU seconds are
+the process's (DuckDB's threads included); ``stage`` adds the worker's
+(``children``). On a shared machine compare CPU seconds, run back to back, rather than
+wall seconds.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import resource
 import shutil
 import tempfile
 import time
@@ -36,6 +44,7 @@ from audit.integrity import engine, frames, store
 from audit.integrity.registry import TESTS
 from audit.integrity.store import analyse_store
 from audit.profiles import load_profile
+from openers.nightly.startup import arrow_without_pandas
 from schemas.store import connect
 
 #: part -> [cpu, wall] of the current run.
@@ -97,10 +106,67 @@ def _instrument() -> None:
     _timed(engine._Cells, "__init__", "cells")
     _timed(engine, "_judge", "judge")
     _timed(store, "store_result", "write")
+    try:
+        from audit.integrity import parallel
+    except ImportError:  # a copy from before the worker (a baseline)
+        pass
+    else:
+        _timed(parallel.IntegrityWorker, "feed", "worker.send")
+        _timed(parallel.IntegrityWorker, "cells", "worker.wait")
+        _timed(parallel.IntegrityWorker, "evidence", "worker.wait")
+        _in_worker(parallel)
+
+
+#: Where the worker leaves its parts' times (read back by the main process).
+_WORKER_TIMES = Path(tempfile.gettempdir()) / f"openers-bench-integrity-{os.getpid()}.json"
+
+
+class _TimedConnection:
+    """The worker's end of the pipe, its waits for the next request timed (``w.idle``)."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    def recv(self) -> Any:
+        wall = time.perf_counter()
+        try:
+            return self._conn.recv()
+        finally:
+            _SPENT["w.idle"][1] += time.perf_counter() - wall
+
+    def send(self, message: Any) -> None:
+        self._conn.send(message)
+
+    def fileno(self) -> int:
+        return int(self._conn.fileno())
+
+
+def _in_worker(parallel: Any) -> None:
+    """Time the worker: its tests' parts (``w.`` + part) and its idle waits, written to
+    :data:`_WORKER_TIMES` when it ends."""
+    answer: Callable[..., None] = parallel._answer
+
+    def wrapper(conn: Any, *args: Any) -> None:
+        _SPENT.clear()
+        cpu = time.process_time()
+        try:
+            answer(_TimedConnection(conn), *args)
+        finally:
+            _SPENT["w.cpu"][0] = time.process_time() - cpu
+            _WORKER_TIMES.write_text(json.dumps({f"w.{k.removeprefix('w.')}": v
+                                                 for k, v in _SPENT.items()}))
+
+    parallel._answer = wrapper
     for code, test in TESTS.items():
         test.cells = _listed(test.cells)  # type: ignore[method-assign]
         _timed(test, "feed", f"feed.{code}")
         _timed(test, "cells", f"cells.{code}")
+
+
+def _children() -> float:
+    """CPU seconds of the ended child processes (the worker, once the stage has ended it)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def main() -> None:
@@ -108,7 +174,10 @@ def main() -> None:
     parser.add_argument("store", type=Path)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--profile", default="robert")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="worker processes for the tests (0 or 1; default: as the night)")
     args = parser.parse_args()
+    arrow_without_pandas()  # as the nightly job starts (pyarrow's first array would import it)
     _instrument()
     profile = load_profile(args.profile)
     runs: list[dict[str, list[float]]] = []
@@ -118,9 +187,14 @@ def main() -> None:
             shutil.copy(args.store, copy)
             con = connect(str(copy))
             _SPENT.clear()
-            cpu, wall = time.process_time(), time.perf_counter()
-            result = analyse_store(con, profile)
-            _SPENT["stage"] = [time.process_time() - cpu, time.perf_counter() - wall]
+            cpu, wall = time.process_time() + _children(), time.perf_counter()
+            result = analyse_store(con, profile, **(
+                {} if args.workers is None else {"workers": args.workers}))
+            _SPENT["stage"] = [time.process_time() + _children() - cpu,
+                               time.perf_counter() - wall]
+            if _WORKER_TIMES.exists():
+                _SPENT.update(json.loads(_WORKER_TIMES.read_text()))
+                _WORKER_TIMES.unlink()
             con.close()
             copy.unlink()
             runs.append(dict(_SPENT))

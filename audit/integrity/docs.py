@@ -44,6 +44,11 @@ the alert queue with its review states, the graph of players linked by suspicion
 each dealer's fairness plots with their expected band; the nightly report has an
 integrity section.
 
+On a machine with two cores or more, a second process feeds the tests while the main
+one reads and replays the next hands (every test beyond 100,000 hands, the collusion
+tests and F106, F107 below; `audit/integrity/parallel.py`); every cell and alert is the
+same, to the bit, as in one process.
+
 ## How to read an alert
 
 Each test judges **cells**: a dealer, a table, a dealer and a player, a player, or two

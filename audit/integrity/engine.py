@@ -17,11 +17,13 @@ could become alerts (:class:`_Cells`).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from contextlib import ExitStack, contextmanager, suppress
+from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import partial
 
 import duckdb
 import numpy as np
@@ -29,10 +31,19 @@ import numpy.typing as npt
 
 from audit.integrity.checks._common import Sums, unique_inverse
 from audit.integrity.features import BatchView, Lookup, view
-from audit.integrity.frames import BATCH_HANDS, Names, read_batches
-from audit.integrity.model import Alert, Cell, Family, Level, alert_key
+from audit.integrity.frames import BATCH_HANDS, Names, count_hands, read_batches
+from audit.integrity.laws import hand_law
+from audit.integrity.model import Alert, Cell, Evidence, Family, Level, alert_key
+from audit.integrity.parallel import (
+    IntegrityWorker,
+    forked_worker,
+    lean,
+    use_worker,
+    worker_share,
+)
 from audit.integrity.registry import TESTS, instances
 from audit.integrity.replay import replay
+from audit.integrity.rows import Compact, Row, compact
 from audit.integrity.stats import benjamini_hochberg
 from audit.integrity.test import IntegrityTest, Settings
 from audit.profiles import Profile, load_profile
@@ -56,6 +67,9 @@ class Options:
     tests: tuple[str, ...] | None = None
     profile: Profile = field(default_factory=lambda: load_profile("robert"))
     batch_hands: int = BATCH_HANDS
+    #: Worker processes for a share of the tests (:mod:`audit.integrity.parallel`): 0 or 1,
+    #: None for one when this process may use two cores or more.
+    workers: int | None = None
 
 
 @dataclass(frozen=True)
@@ -165,6 +179,32 @@ def _bounded_cache(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
         con.execute(f"SET memory_limit = '{before}'")
 
 
+def _feed(tests: Iterable[IntegrityTest], v: BatchView | None) -> None:
+    if v is not None:
+        for test in tests:
+            test.feed(v)
+
+
+@contextmanager
+def _laws_ahead() -> Iterator[threading.Thread]:
+    """The hand laws (:func:`audit.integrity.laws.hand_law`, a few tenths of a second of
+    compiled and sorting work that releases the interpreter) built in a thread while the
+    first batch is read; join it before the first view. The thread only fills the laws'
+    cache: should it fail, the view builds them again and raises."""
+    ahead = threading.Thread(target=_build_laws, name="openers-hand-laws", daemon=True)
+    ahead.start()
+    try:
+        yield ahead
+    finally:
+        ahead.join()
+
+
+def _build_laws() -> None:
+    with suppress(Exception):  # the view builds them again, and raises
+        for joker in (False, True):
+            hand_law(joker)
+
+
 def run_integrity(con: duckdb.DuckDBPyConnection, options: Options | None = None,
                   progress: Callable[[int], None] | None = None) -> IntegrityResult:
     """Analyse the stored hands in ``options``' window; ``progress`` gets the hands done."""
@@ -176,64 +216,95 @@ def _run(con: duckdb.DuckDBPyConnection, options: Options,
          progress: Callable[[int], None] | None) -> IntegrityResult:
     started = time.perf_counter()
     tests = instances(options.settings, options.tests)
+    fdr = options.settings.fdr
     names = Names()
     lookup = Lookup(names)
     bins = _Bins()
     result = IntegrityResult(options, [], [], [])
-    with _bounded_cache(con):
-        for batch in read_batches(con, options.profile, names, since=options.since,
-                                  until=options.until, batch_hands=options.batch_hands):
-            replayed = replay(batch, bobtail=options.profile.bobtail)
-            v = view(batch, replayed, names)
-            lookup.add_batch(batch)
-            for test in tests:
-                test.feed(v)
-            bins.add(v)
-            result.hands += len(batch)
-            result.draws += len(replayed.draws.u)
-            result.decisions += len(replayed.decisions.hand)
-            result.irregular += int(replayed.irregular.sum())
-            if progress is not None:
-                progress(result.hands)
-    lookup.freeze()
-    result.alerts, result.tested = _judge(_Cells(tests, lookup, options.settings.fdr),
-                                          options.settings, lookup)
+    with ExitStack() as stack:
+        codes = [test.code for test in tests]
+        share: list[str] = []
+        if use_worker(options.workers):
+            hands = count_hands(con, since=options.since, until=options.until)
+            share = worker_share(codes, -(-hands // options.batch_hands))
+        worker = stack.enter_context(forked_worker(share, options.settings)) if share else None
+        local = [test for test in tests if worker is None or test.code not in worker.codes]
+        laws = stack.enter_context(_laws_ahead())  # after the fork: no thread is forked
+        held: BatchView | None = None
+        with _bounded_cache(con):
+            for batch in read_batches(con, options.profile, names, since=options.since,
+                                      until=options.until, batch_hands=options.batch_hands):
+                replayed = replay(batch, bobtail=options.profile.bobtail)
+                laws.join()
+                v = view(batch, replayed, names)
+                lookup.add_batch(batch)
+                bins.add(v)
+                if worker is None:
+                    for test in local:
+                        test.feed(v)
+                else:
+                    worker.feed(v)
+                    # This process's tests take the previous batch: the worker gets each
+                    # batch as soon as it is read (its lines dropped, as the worker's).
+                    _feed(local, held)
+                    held = lean(v)
+                result.hands += len(batch)
+                result.draws += len(replayed.draws.u)
+                result.decisions += len(replayed.decisions.hand)
+                result.irregular += int(replayed.irregular.sum())
+                if progress is not None:
+                    progress(result.hands)
+        _feed(local, held)
+        del held
+        lookup.freeze()
+        if worker is not None:
+            worker.ask_cells(names, fdr)  # the worker judges its tests while we judge ours
+        found = {test.code: compact(test.cells(lookup), fdr) for test in local}
+        remote = worker.cells() if worker is not None else {}
+        cells = _Cells([(remote[code], worker) if code in remote else (found[code], None)
+                        for code in codes])
+        result.alerts, result.tested = _judge(cells, options.settings, lookup)
     result.bins = bins.result(lookup)
     result.seconds = time.perf_counter() - started
     return result
 
 
-#: A cell as ``integrity_tests`` keeps it, before its q-value: the fields of :class:`Tested`
-#: up to ``p_value``.
-_Row = tuple[str, Level, str, str | None, str | None, str | None, str | None, int, float, float,
-             float, float, float, float]
-
-
 class _Cells:
-    """Every cell of a run, as a compact row; whole :class:`Cell` objects (their message,
-    details and evidence) only for those that may pass the false discovery control.
+    """Every cell of a run, as a compact row (:mod:`audit.integrity.rows`), in the
+    registry's order; whole :class:`Cell` objects (their message, details and evidence)
+    only for those that may pass the false discovery control.
 
-    A cell is flagged when its q-value is at most the rate, and a Benjamini-Hochberg (or
-    Yekutieli) q-value is never below its p-value: a cell whose p-value is above the rate
-    cannot become an alert, so its message and details are not kept (the run judges
-    hundreds of thousands of cells on a large store; a few become alerts).
+    The cells of the worker's tests come without their evidence: :meth:`alerted` brings
+    it for those that became alerts, in one request.
     """
 
-    #: Margin over the rate for the cells kept whole (rounding in the q-values).
-    MARGIN = 2.0
-
-    def __init__(self, tests: Iterable[IntegrityTest], lookup: Lookup, fdr: float) -> None:
-        self.rows: list[_Row] = []
+    def __init__(self, tests: Iterable[tuple[Compact, IntegrityWorker | None]]) -> None:
+        self.rows: list[Row] = []
         self.whole: dict[int, Cell] = {}
-        for test in tests:
-            for c in test.cells(lookup):
-                if c.p_value <= fdr * self.MARGIN:
-                    self.whole[len(self.rows)] = c
-                s = c.subject
-                self.rows.append((c.code, c.level, s.key(), s.dealer_id, s.table_id, s.player_id,
-                                  s.partner_id, c.n, float(c.observed), float(c.expected),
-                                  float(c.effect), float(c.ci_low), float(c.ci_high),
-                                  float(c.p_value)))
+        #: Cells of the worker's tests: row -> (code, index among its test's cells).
+        self._remote: dict[int, tuple[str, int]] = {}
+        self._worker: IntegrityWorker | None = None
+        for (rows, whole), worker in tests:
+            for index, cell in whole.items():
+                self.whole[len(self.rows) + index] = cell
+                if worker is not None:
+                    self._remote[len(self.rows) + index] = (cell.code, index)
+                    self._worker = worker
+            self.rows.extend(rows)
+
+    def alerted(self, rows: list[int]) -> list[Cell]:
+        """The whole cells of ``rows``, with their evidence."""
+        remote = [i for i in rows if i in self._remote]
+        if remote and self._worker is not None:
+            found = self._worker.evidence([self._remote[i] for i in remote])
+            for i, evidence in zip(remote, found, strict=True):
+                self.whole[i] = replace(self.whole[i], evidence=partial(_given, evidence))
+                del self._remote[i]
+        return [self.whole[i] for i in rows]
+
+
+def _given(evidence: Evidence) -> Evidence:
+    return evidence
 
 
 def _judge(cells: _Cells, settings: Settings, lookup: Lookup
@@ -244,7 +315,8 @@ def _judge(cells: _Cells, settings: Settings, lookup: Lookup
     tested = [Tested(*row, float(qv), bool(f))
               for row, qv, f in zip(cells.rows, q, flagged, strict=True)]
     order = sorted(np.nonzero(flagged)[0].tolist(), key=lambda i: (q[i], p[i], cells.rows[i][0]))
-    alerts = [_alert(cells.whole[i], float(q[i]), rank, lookup) for rank, i in enumerate(order, 1)]
+    alerts = [_alert(cell, float(q[i]), rank, lookup)
+              for rank, (i, cell) in enumerate(zip(order, cells.alerted(order), strict=True), 1)]
     return alerts, tested
 
 

@@ -61,6 +61,12 @@ WHERE ($since IS NULL OR {LOCAL_DAY_SQL} >= $since)
 ORDER BY h.table_id, h.time, h.hand_id
 """
 
+_COUNT_SQL = f"""
+SELECT count(*) FROM stg_hands h
+WHERE ($since IS NULL OR {LOCAL_DAY_SQL} >= $since)
+  AND ($until IS NULL OR {LOCAL_DAY_SQL} <= $until)
+"""
+
 # The ids' range is implied by the join; said outright, DuckDB skips the row groups outside
 # it (a table's ids share a prefix and are stored together): a batch reads its own rows, not
 # every staging row of the store.
@@ -263,6 +269,12 @@ def _openers_codes(hands: pa.Table, profile: Profile) -> I8:
                                                                    Game(name))
         codes[i] = OPENERS_CODE[minimum]
     return codes[which.reshape(-1)]
+
+
+def count_hands(con: duckdb.DuckDBPyConnection, *, since: date | None = None,
+                until: date | None = None) -> int:
+    """How many stored hands :func:`read_batches` gives for the window."""
+    return int(con.execute(_COUNT_SQL, {"since": since, "until": until}).fetchall()[0][0])
 
 
 def read_batches(con: duckdb.DuckDBPyConnection, profile: Profile, names: Names, *,

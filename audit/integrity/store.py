@@ -139,9 +139,10 @@ def latest_alerts(con: duckdb.DuckDBPyConnection) -> list[dict[str, object]]:
 
 
 def analyse_store(con: duckdb.DuckDBPyConnection, profile: Profile,
-                  nightly_run_id: int | None = None) -> IntegrityResult:
-    """Analyse every stored hand at the house's false discovery rate and keep the run."""
-    result = run_integrity(con, Options(profile=profile,
+                  nightly_run_id: int | None = None, workers: int | None = None) -> IntegrityResult:
+    """Analyse every stored hand at the house's false discovery rate and keep the run
+    (``workers``: see :class:`audit.integrity.engine.Options`)."""
+    result = run_integrity(con, Options(profile=profile, workers=workers,
                                         settings=Settings(fdr=profile.integrity_fdr)))
     store_result(con, result, nightly_run_id)
     return result

@@ -238,7 +238,7 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
     finally:
         engines.join()  # before the audit forks its workers
     counts.tables_resequenced = audit_stage(con, profile, log, options.workers)
-    integrity_stage(con, profile, log, result.run_id)
+    integrity_stage(con, profile, log, result.run_id, options.workers)
     quality = _finalize(con, result, summary, read, options, expect, missed_findings)
     checkpoint("finalized")
     for finding in quality:

@@ -45,11 +45,11 @@ def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile, hand_ids: pa.C
 
 
 def analyse_store(con: duckdb.DuckDBPyConnection, profile: Profile,
-                  nightly_run_id: int) -> IntegrityResult:
+                  nightly_run_id: int, workers: int | None = None) -> IntegrityResult:
     """:func:`audit.integrity.store.analyse_store`, imported when the analysis starts."""
     from audit.integrity.store import analyse_store as analyse
 
-    return analyse(con, profile, nightly_run_id=nightly_run_id)
+    return analyse(con, profile, nightly_run_id=nightly_run_id, workers=workers)
 
 
 def ingest_stage(con: duckdb.DuckDBPyConnection, plans: Sequence[FilePlan], log: JobLog,
@@ -153,12 +153,17 @@ def audit_stage(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog,
 
 
 def integrity_stage(con: duckdb.DuckDBPyConnection, profile: Profile, log: JobLog,
-                    run_id: int) -> None:
+                    run_id: int, workers: int | None = None) -> None:
     """Integrity analytics over the store (docs/integrity.md), kept with its alerts. A failure
-    is logged, not the run's: the audit's findings stand without it."""
+    (its worker's too) is logged, not the run's: the audit's findings stand without it.
+
+    ``workers`` is the job's ``--workers``: with two or more (None: by the cores) a share
+    of the tests runs in a second process (``audit/integrity/parallel.py``), with one the
+    analysis stays in the job's process."""
     watch = Stopwatch()
     try:
-        found = analyse_store(con, profile, nightly_run_id=run_id)
+        found = analyse_store(con, profile, nightly_run_id=run_id,
+                              workers=None if workers is None else int(workers >= 2))
     except Exception:
         log.error("integrity analysis failed", traceback=traceback.format_exc())
         return
