@@ -67,7 +67,10 @@ def nightly(
                                                "may use)."),
     ] = None,
     batch_size: Annotated[
-        int, typer.Option("--batch-size", min=1, hidden=True, help="Hands per ingest batch.")
+        int, typer.Option("--batch-size", min=1, help=(
+            f"Hands per ingest transaction (default {BATCH_SIZE:,}, a DuckDB row group). "
+            "20000 or fewer writes each flush in a transaction of its own, where a hand "
+            "the store refuses is quarantined whatever the ingest's checks said."))
     ] = BATCH_SIZE,
 ) -> None:
     """Ingest what is new in the inbox, audit it, record the run and write its report.

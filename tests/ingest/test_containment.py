@@ -192,29 +192,79 @@ def test_a_value_the_store_refuses_is_quarantined_as_unstorable(
     summary.conservation.check("in the test")
 
 
-def test_a_value_the_database_refuses_is_found_by_bisection(
-        tmp_path: Path, db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """As above, but the value passes Arrow and only DuckDB's INTEGER column refuses it."""
+def _jackpot_only_duckdb_refuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A day of 10 hands whose fifth, ``BIG``, has a jackpot that passes the reader and
+    Arrow (the count bound lifted, the column widened) and only DuckDB's INTEGER refuses."""
     import pyarrow as pa
 
     import ingest.frames
+    import ingest.staged
     import ingest.tokens
 
     monkeypatch.setattr(ingest.tokens, "COUNT_DIGITS", 30)
     wide = pa.schema([f.with_type(pa.int64()) if f.name == "jackpot" else f
                       for f in ingest.frames.STG_HANDS])
     monkeypatch.setattr(ingest.frames, "STG_HANDS", wide)
-    import ingest.staged
     monkeypatch.setitem(ingest.staged._STAGING, "stg_hands", wide)
     bad = example("BIG").replace("Button: 5", "Button: 5\nJackpot: 3000000000", 1)
     path = tmp_path / "day.log"
     hands = [example(f"H{n}") for n in range(9)]
     path.write_text("\n\n".join([*hands[:4], bad, *hands[4:]]) + "\n")
+    return path
+
+
+def test_a_value_the_database_refuses_is_found_by_bisection(
+        tmp_path: Path, db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As above, but the value passes Arrow and only DuckDB's INTEGER column refuses it."""
+    path = _jackpot_only_duckdb_refuses(tmp_path, monkeypatch)
     summary = ingest_paths([path], db)
     assert sorted(summary.stored_ids) == sorted(f"H{n}" for n in range(9))
     assert [(p.kind, p.hand_id) for p in summary.problems] == [("unstorable", "BIG")]
     assert "Conversion" in summary.problems[0].error or "range" in summary.problems[0].error
 
+
+
+def _preflight_misses_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pre-flight (ingest/preflight.py) passes every flush, as if it missed a refusal."""
+    import ingest.commit
+
+    monkeypatch.setattr(ingest.commit, "fits", lambda hands, columns: True)
+
+
+def test_a_refusal_the_preflight_missed_in_a_flush_of_its_own_is_still_bisected(
+        tmp_path: Path, db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A flush that opens its transaction loses nothing if the store refuses it: it is
+    written again alone and the refused hand quarantined, as without the pre-flight."""
+    path = _jackpot_only_duckdb_refuses(tmp_path, monkeypatch)
+    _preflight_misses_it(monkeypatch)
+    summary = ingest_paths([path], db)
+    assert sorted(summary.stored_ids) == sorted(f"H{n}" for n in range(9))
+    assert [(p.kind, p.hand_id) for p in summary.problems] == [("unstorable", "BIG")]
+    summary.conservation.check("in the test")
+
+
+def test_a_refusal_the_preflight_missed_after_other_flushes_stops_with_the_store_whole(
+        tmp_path: Path, db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a transaction already holding flushes, the refusal rolls back the transaction
+    whole and stops the ingest with an error saying how to have the hand quarantined;
+    done so (transactions of one flush), the same day is stored but the hand."""
+    import ingest.load
+    from ingest.commit import TransactionRefused
+
+    path = _jackpot_only_duckdb_refuses(tmp_path, monkeypatch)
+    _preflight_misses_it(monkeypatch)
+    monkeypatch.setattr(ingest.load, "WRITE_SIZE", 2)
+    monkeypatch.setattr(ingest.load, "READ_SIZE", 2)
+    with pytest.raises(TransactionRefused, match="--batch-size") as refused:
+        ingest_paths([path], db, batch_size=100)
+    assert "Conversion" in str(refused.value) or "range" in str(refused.value)
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT count(*) FROM raw_hands").fetchall() == [(0,)]
+    assert con.execute("SELECT count(*) FROM stg_hands").fetchall() == [(0,)]
+    con.close()
+    summary = ingest_paths([path], db, batch_size=2)  # a transaction per flush
+    assert sorted(summary.stored_ids) == sorted(f"H{n}" for n in range(9))
+    assert [(p.kind, p.hand_id) for p in summary.problems] == [("unstorable", "BIG")]
 
 # ---- issue 12: paths and lines ------------------------------------------------------------
 def test_missing_paths_are_usage_errors_and_store_nothing(tmp_path: Path) -> None:
