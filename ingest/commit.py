@@ -15,11 +15,8 @@ DuckDB aborts a whole transaction when one statement fails, so only a flush whos
 fit the store's columns (:mod:`ingest.preflight`, told before it is written) joins the
 open transaction; any other is written in a transaction of its own, where a hand the
 store refuses (a value a reader should have bounded and did not) is found by bisecting
-the flush and quarantined as ``unstorable``. Only errors about the data are contained so.
-Should the store refuse a flush the pre-flight passed, the flush is bisected the same way
-if it opened its transaction (nothing else is lost); in a transaction holding flushes
-before it, that transaction is rolled back whole and the ingest stops
-(:class:`TransactionRefused`, which says how to run with a transaction per flush).
+the flush and quarantined as ``unstorable`` (so is a flush refused although it passed, if
+it opened its transaction; after others, :class:`TransactionRefused`). Only data errors.
 
 :class:`Writer` writes each flush in a thread of its own while the next one is read
 (DuckDB runs a statement without Python's lock), and :func:`single_threaded` holds
@@ -166,18 +163,14 @@ def _refused(con: duckdb.DuckDBPyConnection, hands: HandRows, rows: list[int]
 
 
 class TransactionRefused(RuntimeError):
-    """The store refused a value of a flush that :mod:`ingest.preflight` let into an open
-    transaction holding other flushes: the transaction was rolled back whole (the store is
-    as before it) and the ingest stops. A flush that opens its transaction is written
-    alone and bisected instead, so with transactions of one flush (``openers nightly
-    --batch-size 20000``) the refused hand is quarantined as ``unstorable``."""
+    """The store refused a flush the pre-flight let into a transaction holding others: that
+    transaction is rolled back whole and the ingest stops (see the module docstring)."""
 
     def __init__(self, error: BaseException) -> None:
-        super().__init__(
-            f"the store refused a value the ingest's checks let through ({error}); the "
-            "open transaction was rolled back, so none of its hands is stored. Run again "
-            "with transactions of one flush (openers nightly --batch-size 20000) to have "
-            "the hand found and quarantined as unstorable")
+        super().__init__(f"the store refused a value the ingest's checks let through "
+                         f"({error}); the open transaction was rolled back, none of its "
+                         "hands is stored. Run again with a transaction per flush (openers "
+                         "nightly --batch-size 20000) to have the hand quarantined")
 
 
 def flush(con: duckdb.DuckDBPyConnection, pending: Pending, summary: IngestSummary,
@@ -186,20 +179,16 @@ def flush(con: duckdb.DuckDBPyConnection, pending: Pending, summary: IngestSumma
     """Classify the pending hands and write everything: into ``open_tx`` when the flush
     fits the store (:mod:`ingest.preflight`), else in a transaction of its own (after
     committing ``open_tx``) where a hand the store refuses is bisected out (so is a flush
-    the store refuses although it fits, if it opened ``open_tx``); ``on_files``
-    is told of the files each transaction completed once it is committed."""
+    refused although it fits, if it opened ``open_tx``); ``on_files`` is told of the files
+    each transaction completed once it is committed."""
     if open_tx is not None and pending.fits:
-        if open_tx.is_open:  # it holds flushes before this one: a refusal undoes them
-            try:
-                open_tx.write(pending, summary)
-            except _DATA_ERRORS as error:
-                raise TransactionRefused(error) from error
-            return
+        held = open_tx.is_open  # flushes before this one, which a refusal undoes
         try:
             open_tx.write(pending, summary)
             return
-        except _DATA_ERRORS:
-            pass  # rolled back, and it held only this flush: written alone below, bisected
+        except _DATA_ERRORS as error:  # rolled back; if only this flush: bisected below
+            if held:
+                raise TransactionRefused(error) from error
     if open_tx is not None:
         open_tx.commit()
     hands = pending.join()
