@@ -93,13 +93,6 @@ class Pending:
         return self._hands
 
 
-def _unregister(con: duckdb.DuckDBPyConnection, name: str) -> None:
-    """Drop a registered frame; in an aborted transaction that fails, and the error that
-    aborted it is the one to report (registering the name again replaces it)."""
-    with contextlib.suppress(duckdb.TransactionException):
-        con.unregister(name)
-
-
 def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table, verb: str = "INSERT",
             stamp: bool = True, where: str = "") -> int:
     """Insert ``data`` into ``table`` (the rows ``where`` keeps); the number inserted."""
@@ -107,9 +100,8 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table, verb: st
         return 0
     cols = ", ".join(f'"{c}"' for c in data.column_names)
     extra_cols, extra_vals = (", ingested_at", ", current_timestamp") if stamp else ("", "")
-    # Read by DuckDB's scan of this frame's variables, not registered: a frame registered
-    # inside a transaction is kept alive until the transaction ends, and a transaction
-    # holds several flushes (about 500 MB of Arrow tables per 100,000 hands).
+    # Read by DuckDB's scan of this frame's variables, not registered: a registered frame
+    # lives until the transaction ends, which holds several flushes (~500 MB per 100k hands).
     _ingest_batch = data  # named in the statement
     done = con.execute(f"{verb} INTO {table} ({cols}{extra_cols}) "
                        f"SELECT {cols}{extra_vals} FROM _ingest_batch {where}").fetchall()
@@ -163,8 +155,7 @@ def _refused(con: duckdb.DuckDBPyConnection, hands: HandRows, rows: list[int]
 
 
 class TransactionRefused(RuntimeError):
-    """The store refused a flush the pre-flight let into a transaction holding others: that
-    transaction is rolled back whole and the ingest stops (see the module docstring)."""
+    """The store refused a flush the pre-flight let into a transaction holding others."""
 
     def __init__(self, error: BaseException) -> None:
         super().__init__(f"the store refused a value the ingest's checks let through "
@@ -191,10 +182,7 @@ def flush(con: duckdb.DuckDBPyConnection, pending: Pending, summary: IngestSumma
                 raise TransactionRefused(error) from error
     if open_tx is not None:
         open_tx.commit()
-    hands = pending.join()
-    problems = [p for b in pending.batches for p in b.problems]
-    sorted_ = classify(con, hands, [len(b.hands) for b in pending.batches])
-    rows = hands.take(np.array(sorted_.new, dtype=np.int64))
+    hands, problems, sorted_, rows = _sorted(con, pending)
     unstorable: list[QuarantineItem] = []
     try:
         with transaction(con):
@@ -210,6 +198,15 @@ def flush(con: duckdb.DuckDBPyConnection, pending: Pending, summary: IngestSumma
     _account(summary, hands, rows, sorted_, unstorable, added)
     if on_files is not None and pending.files:
         on_files([done.reader for done in pending.files])
+
+
+def _sorted(con: duckdb.DuckDBPyConnection, pending: Pending
+            ) -> tuple[HandRows, list[QuarantineItem], Classified, HandRows]:
+    """A flush's hands, its reading problems, their sorting against the store, new rows."""
+    hands = pending.join()
+    sorted_ = classify(con, hands, [len(b.hands) for b in pending.batches])
+    return (hands, [p for b in pending.batches for p in b.problems], sorted_,
+            hands.take(np.array(sorted_.new, dtype=np.int64)))
 
 
 def _account(summary: IngestSummary, hands: HandRows, rows: HandRows, sorted_: Classified,
@@ -265,11 +262,8 @@ class Transaction:
             self._con.begin()
             self.is_open = True
         try:
-            hands = pending.join()
-            problems = [p for b in pending.batches for p in b.problems]
-            # Classified inside the transaction: it sees the hands written into it before.
-            sorted_ = classify(self._con, hands, [len(b.hands) for b in pending.batches])
-            rows = hands.take(np.array(sorted_.new, dtype=np.int64))
+            # Sorted inside the transaction: it sees the hands written into it before.
+            hands, problems, sorted_, rows = _sorted(self._con, pending)
             added = _write(self._con, pending, rows, problems, sorted_, [])
             _account(summary, hands, rows, sorted_, [], added)
         except BaseException:
@@ -322,16 +316,12 @@ def _check_quarantined(con: duckdb.DuckDBPyConnection, rows: pa.Table) -> None:
     """Every quarantine row of the flush is in the store (new, or there from before)."""
     if rows.num_rows == 0:
         return
-    keys = rows.select(["file", "line", "kind", "sha256"])
-    con.register("_ingest_keys", keys)
-    try:
-        found = con.execute(
-            "SELECT count(*) FROM (SELECT DISTINCT * FROM _ingest_keys) k "
-            "JOIN quarantine q USING (file, line, kind, sha256)").fetchall()[0][0]
-        wanted = con.execute(
-            "SELECT count(*) FROM (SELECT DISTINCT * FROM _ingest_keys)").fetchall()[0][0]
-    finally:
-        _unregister(con, "_ingest_keys")
+    _ingest_keys = rows.select(["file", "line", "kind", "sha256"])  # scanned as _insert's
+    found = con.execute(
+        "SELECT count(*) FROM (SELECT DISTINCT * FROM _ingest_keys) k "
+        "JOIN quarantine q USING (file, line, kind, sha256)").fetchall()[0][0]
+    wanted = con.execute(
+        "SELECT count(*) FROM (SELECT DISTINCT * FROM _ingest_keys)").fetchall()[0][0]
     if found != wanted:
         raise ConservationError(f"{wanted:,} quarantine rows written but {found:,} in the store")
 
