@@ -7,9 +7,10 @@ not grow with the store: a batch is three groups of numpy arrays,
 
 - hands (one row each, ``h_*``), with the range of their seats and of their lines;
 - seats (``s_*``), a hand's seats in seat order;
-- lines (``a_*``), a hand's lines in log order, with their cards as codes in one flat
-  ``cards`` array (``rank * 4 + suit``, 52 the joker, 53 unknown, as the layout of
-  the rest of the project).
+- lines (``a_*``), as the store gave them, with ``a_order`` listing them in log order
+  hand by hand (compiled code walks them through it: no column is reordered), and
+  their cards as codes in one flat ``cards`` array (``rank * 4 + suit``, 52 the joker,
+  53 unknown, as the layout of the rest of the project).
 
 Players, dealers and tables become small integers through :class:`Names`, shared by
 every batch of a run.
@@ -162,10 +163,11 @@ class Batch:
     h_big: I64
     h_seat_start: I32
     h_seat_count: I32
-    h_act_start: I32
+    h_act_start: I32  #: the hand's first line in ``a_order``
     h_act_count: I32
     s_seat: I8
     s_player: I32
+    a_order: npt.NDArray[np.intp]  #: the lines' rows in log order, hand after hand
     a_section: I8
     a_actor: I8
     a_verb: I8
@@ -224,21 +226,27 @@ def _card_codes(cards: pa.Array) -> I8:
     data = cards.buffers()[2]
     if not np.all(np.diff(offsets) == 2):
         return _encoded(cards, _CARD_CODE).astype(np.int8)
-    raw = np.frombuffer(data, dtype=np.uint8)
-    first = offsets[:-1]
-    return _CARD_BY_BYTES[raw[first].astype(np.int32) << 8 | raw[first + 1]]
+    # every text two bytes, one after the other: each card is one big-endian 16-bit number
+    pairs = np.frombuffer(data, dtype=">u2", count=len(cards), offset=int(offsets[0]))
+    return _CARD_BY_BYTES[pairs]
 
 
 def _flatten(column: pa.ChunkedArray, base: int) -> tuple[I32, I8, I8]:
     """Start, count (-1 for NULL) and flat card codes of a list column of cards; starts
-    shifted by ``base``."""
-    array = column.combine_chunks()
-    valid = array.is_valid().to_numpy(zero_copy_only=False)
-    offsets = array.offsets.to_numpy()
-    counts = np.diff(offsets).astype(np.int8)
-    counts[~valid] = -1
-    starts = (offsets[:-1] - offsets[0] + base).astype(np.int32)
-    return starts, counts, _card_codes(array.flatten())
+    shifted by ``base``. Chunk by chunk: the lists' texts are never copied together."""
+    starts, counts, codes = [], [], []
+    for chunk in column.chunks:
+        valid = chunk.is_valid().to_numpy(zero_copy_only=False)
+        offsets = chunk.offsets.to_numpy()
+        count = np.diff(offsets).astype(np.int8)
+        count[~valid] = -1
+        starts.append((offsets[:-1] - offsets[0] + base).astype(np.int32))
+        counts.append(count)
+        codes.append(_card_codes(chunk.flatten()))
+        base += int(offsets[-1] - offsets[0])
+    if not starts:
+        return np.zeros(0, np.int32), np.zeros(0, np.int8), np.zeros(0, np.int8)
+    return np.concatenate(starts), np.concatenate(counts), np.concatenate(codes)
 
 
 def _word_index(column: pa.ChunkedArray | pa.Array) -> tuple[I64, list[str | None]]:
@@ -326,17 +334,18 @@ def _batch(con: duckdb.DuckDBPyConnection, part: pa.Table, first: int, profile: 
         acts = con.sql(_ACTIONS_SQL, params=bounds).to_arrow_table()
     finally:
         con.unregister("_integrity_batch")
-    # Lines in log order; list columns stay where they are (their starts are reordered).
-    # one stable sort of one key (the rows come nearly in order: a sort of runs)
-    order = np.argsort(acts.column("ord").to_numpy() << 32
-                       | acts.column("action_index").to_numpy().astype(np.int64), kind="stable")
+    # Lines in log order: one stable sort of one key (the rows come nearly in order: a
+    # sort of runs); the columns stay as they came (compiled code reads them through it).
+    ords = acts.column("ord").to_numpy()
+    order = np.argsort(ords << 32 | acts.column("action_index").to_numpy().astype(np.int64),
+                       kind="stable")
     seat_start, seat_count = _offsets(seats.column("ord").to_numpy(), n)
-    act_start, act_count = _offsets(acts.column("ord").to_numpy(), n)
+    act_start, act_count = _offsets(ords, n)
     c_start, c_count, c_flat = _flatten(acts.column("cards"), 0)
     d_start, d_count, d_flat = _flatten(acts.column("drawn"), len(c_flat))
 
     def column(name: str, dtype: type) -> npt.NDArray[Any]:
-        return acts.column(name).to_numpy(zero_copy_only=False).astype(dtype)[order]
+        return acts.column(name).to_numpy(zero_copy_only=False).astype(dtype, copy=False)
 
     days = part.column("day").cast(pa.int32()).to_numpy()
     return Batch(
@@ -360,6 +369,7 @@ def _batch(con: duckdb.DuckDBPyConnection, part: pa.Table, first: int, profile: 
         h_act_count=act_count,
         s_seat=seats.column("seat").to_numpy().astype(np.int8),
         s_player=names.player_codes(seats.column("player_id")),
+        a_order=order,
         a_section=column("section", np.int8),
         a_actor=column("actor", np.int8),
         a_verb=column("verb", np.int8),
@@ -367,9 +377,9 @@ def _batch(con: duckdb.DuckDBPyConnection, part: pa.Table, first: int, profile: 
         a_amount=column("amount", np.int64),
         a_to=column("to_amount", np.int64),
         a_all_in=column("all_in", np.bool_),
-        a_cards_start=c_start[order],
-        a_cards_count=c_count[order],
-        a_drawn_start=d_start[order],
-        a_drawn_count=d_count[order],
-        cards=np.concatenate((c_flat, d_flat)).astype(np.int8),
+        a_cards_start=c_start,
+        a_cards_count=c_count,
+        a_drawn_start=d_start,
+        a_drawn_count=d_count,
+        cards=np.concatenate((c_flat, d_flat)).astype(np.int8, copy=False),
     )

@@ -41,7 +41,7 @@ from typing import Any, BinaryIO
 from audit.integrity.features import BatchView, Lookup
 from audit.integrity.frames import Batch, Names
 from audit.integrity.model import Cell, Evidence
-from audit.integrity.registry import TESTS
+from audit.integrity.registry import instances
 from audit.integrity.rows import Compact, compact
 from audit.integrity.test import Settings
 from audit.workers import default_workers, die_with_parent, no_cyclic_gc
@@ -259,7 +259,7 @@ def _serve(conn: Connection, main_end: Connection, codes: tuple[str, ...],
 
 
 def _answer(conn: Connection, codes: tuple[str, ...], settings: Settings) -> None:
-    tests = [TESTS[code](settings) for code in codes]
+    tests = instances(settings, codes)
     names = Names()
     lookup = Lookup(names)
     kept: dict[tuple[str, int], Cell] = {}

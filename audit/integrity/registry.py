@@ -70,5 +70,9 @@ def select(wanted: Iterable[str] | None) -> tuple[str, ...]:
 
 
 def instances(settings: Settings, wanted: Iterable[str] | None = None) -> list[IntegrityTest]:
-    """A fresh instance of each selected test."""
-    return [TESTS[code](settings) for code in select(wanted)]
+    """A fresh instance of each selected test (tests that accumulate the same sums share
+    them: :meth:`IntegrityTest.share`)."""
+    tests = [TESTS[code](settings) for code in select(wanted)]
+    for i, test in enumerate(tests):
+        test.share(tests[:i])
+    return tests

@@ -110,9 +110,9 @@ def replay(batch: Batch, *, bobtail: bool = False, samples: int = SAMPLES) -> Re
     b = batch
     out = replay_hands(b.h_key, b.h_joker, b.h_button, b.h_openers, b.h_small, b.h_big,
                   b.h_seat_start, b.h_seat_count, b.h_act_start, b.h_act_count, b.s_seat,
-                  b.a_section, b.a_actor, b.a_verb, b.a_seat, b.a_amount, b.a_to, b.a_all_in,
-                  b.a_cards_start, b.a_cards_count, b.a_drawn_start, b.a_drawn_count, b.cards,
-                  bobtail, samples)
+                  b.a_order, b.a_section, b.a_actor, b.a_verb, b.a_seat, b.a_amount, b.a_to,
+                  b.a_all_in, b.a_cards_start, b.a_cards_count, b.a_drawn_start,
+                  b.a_drawn_count, b.cards, bobtail, samples)
     (irregular, dealt, dealt_ok, position, final, chips_in, chips_after, collected, live_end,
      draw_seat, draw_u, draw_exact, draw_k, *dec) = out
     seat_hand = np.repeat(np.arange(len(b), dtype=np.int32), b.h_seat_count)

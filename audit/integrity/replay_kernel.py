@@ -49,9 +49,9 @@ def _known(cards: npt.NDArray[np.int8], start: int, count: int) -> bool:
 @njit(cache=True)
 def replay_hands(  # type: ignore[no-untyped-def]  # compiled: numba types the arrays
         h_key, h_joker, h_button, h_openers, h_small, h_big, h_seat_start, h_seat_count,
-            h_act_start, h_act_count, s_seat, a_section, a_actor, a_verb, a_seat, a_amount, a_to,
-            a_all_in, a_cards_start, a_cards_count, a_drawn_start, a_drawn_count, cards,
-            bobtail, samples):
+            h_act_start, h_act_count, s_seat, a_order, a_section, a_actor, a_verb, a_seat,
+            a_amount, a_to, a_all_in, a_cards_start, a_cards_count, a_drawn_start,
+            a_drawn_count, cards, bobtail, samples):
     n_hands = len(h_key)
     n_seats = len(s_seat)
     n_acts = len(a_verb)
@@ -140,7 +140,8 @@ def replay_hands(  # type: ignore[no-untyped-def]  # compiled: numba types the a
         bad = False
         deck = 53 if h_joker[h] else 52
         a0 = h_act_start[h]
-        for a in range(a0, a0 + h_act_count[h]):
+        for line in range(a0, a0 + h_act_count[h]):
+            a = a_order[line]
             sec = a_section[a]
             verb = a_verb[a]
             seat = a_seat[a]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -61,6 +61,12 @@ class IntegrityTest(ABC):
     @abstractmethod
     def cells(self, lookup: Lookup) -> Iterable[Cell]:
         """Every cell with enough data to be judged, with its p-value."""
+
+    def share(self, earlier: Sequence[IntegrityTest]) -> None:
+        """Take over what an ``earlier`` test of the run (in this process) accumulates
+        anyway, when this test would accumulate the same from the same batches (nothing
+        by default). :func:`audit.integrity.registry.instances` calls it."""
+        del earlier  # most tests keep nothing another keeps
 
     @classmethod
     def doc(cls) -> dict[str, str]:

@@ -91,6 +91,14 @@ def unique_inverse(keys: npt.ArrayLike) -> tuple[I64, npt.NDArray[np.intp]]:
     return unique, inverse.reshape(-1)
 
 
+def stable_order(index: npt.NDArray[np.intp], size: int) -> npt.NDArray[np.intp]:
+    """``np.argsort(index, kind="stable")`` of indices below ``size``: the same order, as
+    16-bit numbers when they fit (numpy then sorts by radix, several times faster)."""
+    if size <= 1 << 16:
+        return np.argsort(index.astype(np.uint16), kind="stable")
+    return np.argsort(index, kind="stable")
+
+
 def grouped_counts(hand_group: I64, item_hand: npt.ArrayLike, inner: I64, size: int
                    ) -> tuple[I64, F64]:
     """Counts of items by (their hand's group, inner index), as ``group * size + inner`` keys.
@@ -214,7 +222,7 @@ class Events:
         if not len(wanted):
             return
         which = inverse[wanted]
-        order = np.argsort(which, kind="stable")  # by key, reading order within a key
+        order = stable_order(which, len(unique))  # by key, reading order within a key
         ranked = which[order]
         rank = np.arange(len(ranked)) - np.searchsorted(ranked, ranked, side="left")
         chosen = wanted[order][rank < room[ranked]]  # sorted by key, reading order within

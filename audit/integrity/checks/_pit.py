@@ -9,7 +9,7 @@ test on a sum of uniforms: a dealer who steadily helps a little).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import ClassVar
@@ -76,18 +76,49 @@ def draw_note(u: float, code: int) -> str:
     return f"drew {k} to {describe_strength(strength)}: {rarity(u)} of the draws the stub allowed"
 
 
+class PitSums:
+    """Per level and cell: n, sum of U, sum of U squared, tail count; and the tail's
+    events. The tail test and the mean test of the same PITs keep exactly these, so
+    when both run in one process they share one (:meth:`PitTest.share`), fed once a
+    batch: :attr:`fed` counts the batches it took."""
+
+    def __init__(self, levels: tuple[Level, ...]) -> None:
+        self.sums = {level: Sums(4) for level in levels}
+        self.events = {level: Events() for level in levels}
+        self.fed = 0
+
+
 class PitTest(IntegrityTest):
-    """Shared accumulation: per level and cell, n, sum of U, sum of U squared, tail count."""
+    """Shared accumulation (:class:`PitSums`), per level and cell."""
 
     levels: ClassVar[tuple[Level, ...]] = LEVELS
     family = Family.DEALING
-    #: "dealt hands" or "draws", for messages.
+    #: "dealt hands" or "draws": which PITs the test reads (and the word of its messages).
     what: ClassVar[str]
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)
-        self.sums = {level: Sums(4) for level in self.levels}
-        self.events = {level: Events() for level in self.levels}
+        self._pits = PitSums(self.levels)
+        self._fed = 0
+
+    @property
+    def sums(self) -> dict[Level, Sums]:
+        """Per level: n, sum of U, sum of U squared, tail count per cell key."""
+        return self._pits.sums
+
+    @property
+    def events(self) -> dict[Level, Events]:
+        """Per level: the PITs in the top tail."""
+        return self._pits.events
+
+    def share(self, earlier: Sequence[IntegrityTest]) -> None:
+        """Keep the sums of an earlier test of the same PITs, at the same levels and tail
+        share (the tail and mean tests of dealt hands, or of draws): fed once for both."""
+        for other in earlier:
+            if (isinstance(other, PitTest) and other.what == self.what
+                    and other.levels == self.levels and other.settings == self.settings):
+                self._pits = other._pits
+                return
 
     def observations(self, view: BatchView) -> Observations:
         """The batch's PITs."""
@@ -98,6 +129,10 @@ class PitTest(IntegrityTest):
         raise NotImplementedError
 
     def feed(self, view: BatchView) -> None:
+        self._fed += 1
+        if self._fed <= self._pits.fed:
+            return  # a test sharing the sums took this batch already
+        self._pits.fed += 1
         obs = self.observations(view)
         tail = obs.u > 1 - self.settings.tail_share
         for level in self.levels:

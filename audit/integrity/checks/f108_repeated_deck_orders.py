@@ -27,15 +27,15 @@ def deal_orders(view: BatchView) -> tuple[I64, npt.NDArray[np.bool_]]:
     b = view.batch
     seats = view.replayed.seats
     n = len(b)
-    order = np.full((n, 5 * 10), -1, dtype=np.int64)
+    prefix = np.full((n, PREFIX), -1, dtype=np.int64)  # only the first cards are kept
     m = b.h_seat_count[view.seat_hand].astype(np.int64)
     place = seats.position.astype(np.int64)
     ok = view.hand_complete[view.seat_hand] & (place >= 0)
     for k in range(5):
         slot = k * m + place
-        order[view.seat_hand[ok], slot[ok]] = seats.dealt[ok, k]
+        put = ok & (slot < PREFIX)
+        prefix[view.seat_hand[put], slot[put]] = seats.dealt[put, k]
     usable = view.hand_complete & (b.h_seat_count >= 2)
-    prefix = order[:, :PREFIX]
     usable &= (prefix >= 0).all(axis=1)
     packed = np.zeros(n, dtype=np.int64)
     for i in range(PREFIX):
