@@ -254,11 +254,11 @@ def _run(con: duckdb.DuckDBPyConnection, options: Options,
                 result.irregular += int(replayed.irregular.sum())
                 if progress is not None:
                     progress(result.hands)
+        if worker is not None:  # every batch sent, every name known: the worker judges its
+            worker.ask_cells(names, fdr)  # tests while this process feeds and judges its own
         _feed(local, held)
         del held
         lookup.freeze()
-        if worker is not None:
-            worker.ask_cells(names, fdr)  # the worker judges its tests while we judge ours
         found = {test.code: compact(test.cells(lookup), fdr) for test in local}
         remote = worker.cells() if worker is not None else {}
         cells = _Cells([(remote[code], worker) if code in remote else (found[code], None)

@@ -70,12 +70,11 @@ WHERE ($since IS NULL OR {LOCAL_DAY_SQL} >= $since)
 
 # The ids' range is implied by the join; said outright, DuckDB skips the row groups outside
 # it (a table's ids share a prefix and are stored together): a batch reads its own rows, not
-# every staging row of the store.
+# every staging row of the store. No ORDER BY: sorting is faster in numpy.
 _SEATS_SQL = """
 SELECT c.ord, s.seat, s.player_id
 FROM stg_seats s JOIN _integrity_batch c USING (hand_id)
 WHERE s.hand_id BETWEEN $low AND $high
-ORDER BY c.ord, s.seat
 """
 
 #: Code of each word a column may hold (the card codes of the rest of the project).
@@ -339,7 +338,14 @@ def _batch(con: duckdb.DuckDBPyConnection, part: pa.Table, first: int, profile: 
     ords = acts.column("ord").to_numpy()
     order = np.argsort(ords << 32 | acts.column("action_index").to_numpy().astype(np.int64),
                        kind="stable")
-    seat_start, seat_count = _offsets(seats.column("ord").to_numpy(), n)
+    # Seats by hand, in seat order (a seat is an INTEGER: shifted to sort as unsigned).
+    seat_ords = seats.column("ord").to_numpy()
+    seat_numbers = seats.column("seat").to_numpy()
+    by_seat = np.argsort(seat_ords << 32 | (seat_numbers.astype(np.int64) + (1 << 31)),
+                         kind="stable")
+    seat_start, seat_count = _offsets(seat_ords, n)
+    # in seat order before coding: new players get their codes in order of appearance
+    players = seats.column("player_id").take(by_seat)
     act_start, act_count = _offsets(ords, n)
     c_start, c_count, c_flat = _flatten(acts.column("cards"), 0)
     d_start, d_count, d_flat = _flatten(acts.column("drawn"), len(c_flat))
@@ -367,8 +373,8 @@ def _batch(con: duckdb.DuckDBPyConnection, part: pa.Table, first: int, profile: 
         h_seat_count=seat_count,
         h_act_start=act_start,
         h_act_count=act_count,
-        s_seat=seats.column("seat").to_numpy().astype(np.int8),
-        s_player=names.player_codes(seats.column("player_id")),
+        s_seat=seat_numbers[by_seat].astype(np.int8),
+        s_player=names.player_codes(players),
         a_order=order,
         a_section=column("section", np.int8),
         a_actor=column("actor", np.int8),
