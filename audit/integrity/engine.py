@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import ExitStack, closing, contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import partial
@@ -29,6 +29,7 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
+from audit.integrity.ahead import read_ahead
 from audit.integrity.checks._common import Sums, unique_inverse
 from audit.integrity.features import BatchView, Lookup, view
 from audit.integrity.frames import BATCH_HANDS, Names, count_hands, read_batches
@@ -231,9 +232,10 @@ def _run(con: duckdb.DuckDBPyConnection, options: Options,
         local = [test for test in tests if worker is None or test.code not in worker.codes]
         laws = stack.enter_context(_laws_ahead())  # after the fork: no thread is forked
         held: BatchView | None = None
-        with _bounded_cache(con):
-            for batch in read_batches(con, options.profile, names, since=options.since,
-                                      until=options.until, batch_hands=options.batch_hands):
+        batches = read_ahead(read_batches(con, options.profile, names, since=options.since,
+                                          until=options.until, batch_hands=options.batch_hands))
+        with _bounded_cache(con), closing(batches):
+            for batch in batches:
                 replayed = replay(batch, bobtail=options.profile.bobtail)
                 laws.join()
                 v = view(batch, replayed, names)

@@ -81,7 +81,7 @@ def uniform_of(key: np.uint64, seat: int, purpose: int) -> float:
     return to_unit(stream_seed(key, seat, purpose))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def uniforms_of(keys: npt.NDArray[np.uint64], seats: npt.NDArray[np.int64],
                 purpose: int) -> npt.NDArray[np.float64]:
     """:func:`uniform_of` for each (key, seat) pair."""

@@ -46,7 +46,7 @@ def _known(cards: npt.NDArray[np.int8], start: int, count: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # the next batch is read meanwhile (audit.integrity.ahead)
 def replay_hands(  # type: ignore[no-untyped-def]  # compiled: numba types the arrays
         h_key, h_joker, h_button, h_openers, h_small, h_big, h_seat_start, h_seat_count,
             h_act_start, h_act_count, s_seat, a_order, a_section, a_actor, a_verb, a_seat,
