@@ -20,9 +20,10 @@ and the minimum over the others:
   for it to catch up) and ``worker.wait`` (waiting for its cells and evidence). The
   worker's own tests are timed in it and not listed: ``--workers 0`` times every test.
 
-Arrow is set up as the nightly job does (pyarrow never imports pandas). CPU seconds are
-the process's (DuckDB's threads included); ``stage`` adds the worker's
-(``children``). On a shared machine compare CPU seconds, run back to back, rather than
+Arrow is set up as the nightly job does (pyarrow never imports pandas). A part's CPU
+seconds are its thread's (``read`` runs in the read-ahead thread, ``audit/integrity/ahead.py``,
+beside the replay and the tests; the work DuckDB hands to its own threads is in no part);
+``stage`` is the process's, every thread's, plus the worker's (``children``). On a shared machine compare CPU seconds, run back to back, rather than
 wall seconds.
 """
 
@@ -56,12 +57,12 @@ def _timed(owner: Any, name: str, part: str) -> None:
     inner: Callable[..., Any] = getattr(owner, name)
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        cpu, wall = time.process_time(), time.perf_counter()
+        cpu, wall = time.thread_time(), time.perf_counter()
         try:
             return inner(*args, **kwargs)
         finally:
             spent = _SPENT[part]
-            spent[0] += time.process_time() - cpu
+            spent[0] += time.thread_time() - cpu
             spent[1] += time.perf_counter() - wall
 
     setattr(owner, name, wrapper)
@@ -74,14 +75,14 @@ def _timed_iterator(owner: Any, name: str, part: str) -> None:
     def wrapper(*args: Any, **kwargs: Any) -> Iterator[Any]:
         items = inner(*args, **kwargs)
         while True:
-            cpu, wall = time.process_time(), time.perf_counter()
+            cpu, wall = time.thread_time(), time.perf_counter()
             try:
                 item = next(items)
             except StopIteration:
                 return
             finally:
                 spent = _SPENT[part]
-                spent[0] += time.process_time() - cpu
+                spent[0] += time.thread_time() - cpu
                 spent[1] += time.perf_counter() - wall
             yield item
 

@@ -33,6 +33,7 @@ from audit.integrity.ahead import read_ahead
 from audit.integrity.checks._common import Sums, unique_inverse
 from audit.integrity.features import BatchView, Lookup, view
 from audit.integrity.frames import BATCH_HANDS, Names, count_hands, read_batches
+from audit.integrity.heap import kept_heap
 from audit.integrity.laws import hand_law
 from audit.integrity.model import Alert, Cell, Evidence, Family, Level, alert_key
 from audit.integrity.parallel import (
@@ -209,7 +210,9 @@ def _build_laws() -> None:
 def run_integrity(con: duckdb.DuckDBPyConnection, options: Options | None = None,
                   progress: Callable[[int], None] | None = None) -> IntegrityResult:
     """Analyse the stored hands in ``options``' window; ``progress`` gets the hands done."""
-    with no_cyclic_gc():  # the cells are many small acyclic objects: nothing to collect
+    # the cells are many small acyclic objects: nothing to collect; each batch's arrays
+    # reuse the last one's memory (audit.integrity.heap)
+    with no_cyclic_gc(), kept_heap():
         return _run(con, options or Options(), progress)
 
 

@@ -24,7 +24,6 @@ killed if the main process fails or dies.
 
 from __future__ import annotations
 
-import ctypes
 import dataclasses
 import mmap
 import multiprocessing
@@ -40,6 +39,7 @@ from typing import Any, BinaryIO
 
 from audit.integrity.features import BatchView, Lookup
 from audit.integrity.frames import Batch, Names
+from audit.integrity.heap import keep_heap, trim_heap
 from audit.integrity.model import Cell, Evidence
 from audit.integrity.registry import instances
 from audit.integrity.rows import Compact, compact
@@ -101,7 +101,7 @@ class IntegrityWorker:
         self.codes = tuple(codes)
         self._sent = 0
         self._fed = 0
-        _trim_heap()
+        trim_heap()  # fewer pages shared with the worker
         context = multiprocessing.get_context("fork")
         self._conn, theirs = context.Pipe()
         self._process = context.Process(target=_serve,
@@ -209,30 +209,6 @@ def forked_worker(codes: Sequence[str], settings: Settings) -> Iterator[Integrit
     worker.close(wait=5.0)
 
 
-#: ``mallopt`` parameters of glibc, and the largest mmap threshold it takes on 64 bits.
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _MMAP_THRESHOLD_MAX = -1, -3, 32 << 20
-
-
-def _trim_heap() -> None:
-    """Give the free pages of this process's heap back to the system before the fork
-    (glibc ``malloc_trim``): a page the worker shares must be copied when this process
-    writes it again (the analysis reuses the memory earlier stages freed), a page given
-    back is only zeroed. Nothing is done where the C library is not glibc."""
-    with suppress(OSError, AttributeError):
-        ctypes.CDLL(None).malloc_trim(0)
-
-
-def _keep_heap() -> None:
-    """Have glibc keep the worker's freed memory for its next batch (arrays up to 32 MiB
-    from the heap, which is never trimmed): each batch's arrays reuse the pages of the
-    last one's instead of faulting fresh ones in (a fresh process has no warm heap).
-    Nothing is done where the C library is not glibc."""
-    with suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None)
-        libc.mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD_MAX)
-        libc.mallopt(_M_TRIM_THRESHOLD, 1 << 30)
-
-
 def _batch_file() -> BinaryIO:
     """A new unnamed file for a batch: in memory where the system allows it (``memfd``: no
     disk, and no wait for the disk when others write much), else a temporary file."""
@@ -247,7 +223,7 @@ def _serve(conn: Connection, main_end: Connection, codes: tuple[str, ...],
     the main process closes the pipe: its end, inherited, is closed here)."""
     die_with_parent()
     main_end.close()
-    _keep_heap()
+    keep_heap()  # each batch's arrays reuse the last one's pages (audit.integrity.heap)
     try:
         with no_cyclic_gc():
             _answer(conn, codes, settings)
