@@ -83,8 +83,9 @@ def unique_inverse(keys: npt.ArrayLike) -> tuple[I64, npt.NDArray[np.intp]]:
         slots = (int(high.max()) + 1) * width
         if slots <= max(_DENSE_SLOTS, 2 * len(k)):
             dense = high * width + low
-            present = np.bincount(dense, minlength=slots) > 0
-            rank = np.cumsum(present) - 1
+            present = np.zeros(slots, dtype=np.bool_)  # a byte a slot, not a count's eight
+            present[dense] = True
+            rank = np.cumsum(present, dtype=np.intp) - 1
             found = np.flatnonzero(present)
             return (found // width << 32) | (found % width), rank[dense]
     unique, inverse = np.unique(k, return_inverse=True)

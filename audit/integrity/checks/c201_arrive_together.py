@@ -174,15 +174,15 @@ class ArriveTogether(IntegrityTest):
     def _count_together(self, view: BatchView) -> None:
         counts = view.batch.h_seat_count.astype(np.int64)
         starts = view.batch.h_seat_start.astype(np.int64)
-        a_list, b_list = [], []
+        pairs = []  # each pair's key made from the seats' codes (no wider copy of them)
         for i in range(int(counts.max(initial=0))):
             for j in range(i + 1, int(counts.max(initial=0))):
                 has = counts > j
-                a_list.append(view.seat_player[starts[has] + i].astype(np.int64))
-                b_list.append(view.seat_player[starts[has] + j].astype(np.int64))
-        if a_list:
-            a, b = np.concatenate(a_list), np.concatenate(b_list)
-            self._together.add(pair_key(np.minimum(a, b), np.maximum(a, b)), None)
+                a = view.seat_player[starts[has] + i]
+                b = view.seat_player[starts[has] + j]
+                pairs.append(pair_key(np.minimum(a, b), np.maximum(a, b)))
+        if pairs:
+            self._together.add(np.concatenate(pairs), None)
 
     def cells(self, lookup: Lookup) -> Iterable[Cell]:
         keys, together = self._together.totals()
