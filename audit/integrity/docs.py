@@ -45,9 +45,10 @@ each dealer's fairness plots with their expected band; the nightly report has an
 integrity section.
 
 On a machine with two cores or more, a second process feeds the tests while the main
-one reads and replays the next hands (every test beyond 100,000 hands, the collusion
-tests and F106, F107 below; `audit/integrity/parallel.py`); every cell and alert is the
-same, to the bit, as in one process.
+one replays the next hands (every test beyond 100,000 hands, the collusion tests and
+F106, F107 below; `audit/integrity/parallel.py`), and a thread reads the batch after
+(`audit/integrity/ahead.py`); every cell and alert is the same, to the bit, as in one
+process.
 
 ## How to read an alert
 
