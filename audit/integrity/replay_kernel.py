@@ -46,6 +46,25 @@ def _known(cards: npt.NDArray[np.int8], start: int, count: int) -> bool:
     return True
 
 
+@njit(cache=True, nogil=True)
+def _betting_lines(a_section, a_actor, a_verb) -> int:  # type: ignore[no-untyped-def]
+    """How many lines are a seat's check, open, bet, call, raise or fold before or after
+    the draw: the most decisions the pass can find (its arrays are made that long)."""
+    n = 0
+    for a in range(len(a_verb)):
+        verb = a_verb[a]
+        if a_actor[a] == _SEAT and a_section[a] in (_BEFORE, _AFTER) and (
+                verb in (V_CHECKS, V_OPENS, V_BETS, V_CALLS, V_RAISES, V_FOLDS)):
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _fit(values, n):  # type: ignore[no-untyped-def]
+    """The first ``n`` values: the array itself when it holds just those (no copy)."""
+    return values if n == len(values) else values[:n].copy()
+
+
 @njit(cache=True, nogil=True)  # the next batch is read meanwhile (audit.integrity.ahead)
 def replay_hands(  # type: ignore[no-untyped-def]  # compiled: numba types the arrays
         h_key, h_joker, h_button, h_openers, h_small, h_big, h_seat_start, h_seat_count,
@@ -54,7 +73,6 @@ def replay_hands(  # type: ignore[no-untyped-def]  # compiled: numba types the a
             a_drawn_count, cards, bobtail, samples):
     n_hands = len(h_key)
     n_seats = len(s_seat)
-    n_acts = len(a_verb)
     # per hand
     irregular = np.zeros(n_hands, dtype=np.bool_)
     # per seat
@@ -72,22 +90,23 @@ def replay_hands(  # type: ignore[no-untyped-def]  # compiled: numba types the a
     draw_exact = np.zeros(n_seats, dtype=np.bool_)
     draw_k = np.zeros(n_seats, dtype=np.int8)
     n_draws = 0
-    # per decision
-    d_hand = np.empty(n_acts, dtype=np.int32)
-    d_actor = np.empty(n_acts, dtype=np.int8)
-    d_section = np.empty(n_acts, dtype=np.int8)
-    d_verb = np.empty(n_acts, dtype=np.int8)
-    d_preopen = np.empty(n_acts, dtype=np.bool_)
-    d_facing = np.empty(n_acts, dtype=np.bool_)
-    d_live = np.empty(n_acts, dtype=np.int16)
-    d_aggressor = np.empty(n_acts, dtype=np.int8)
-    d_behind = np.empty(n_acts, dtype=np.int16)
-    d_openers = np.empty(n_acts, dtype=np.int8)
-    d_best = np.empty(n_acts, dtype=np.int8)
-    d_beaten = np.empty(n_acts, dtype=np.int16)
-    d_chips = np.empty(n_acts, dtype=np.int64)
-    d_allin = np.empty(n_acts, dtype=np.bool_)
-    d_raises = np.empty(n_acts, dtype=np.int8)
+    # per decision: at most one per betting line of a seat (a third of the lines)
+    most = _betting_lines(a_section, a_actor, a_verb)
+    d_hand = np.empty(most, dtype=np.int32)
+    d_actor = np.empty(most, dtype=np.int8)
+    d_section = np.empty(most, dtype=np.int8)
+    d_verb = np.empty(most, dtype=np.int8)
+    d_preopen = np.empty(most, dtype=np.bool_)
+    d_facing = np.empty(most, dtype=np.bool_)
+    d_live = np.empty(most, dtype=np.int16)
+    d_aggressor = np.empty(most, dtype=np.int8)
+    d_behind = np.empty(most, dtype=np.int16)
+    d_openers = np.empty(most, dtype=np.int8)
+    d_best = np.empty(most, dtype=np.int8)
+    d_beaten = np.empty(most, dtype=np.int16)
+    d_chips = np.empty(most, dtype=np.int64)
+    d_allin = np.empty(most, dtype=np.bool_)
+    d_raises = np.empty(most, dtype=np.int8)
     n_dec = 0
 
     local = np.empty(MAX_SEATS + 1, dtype=np.int64)
@@ -347,8 +366,8 @@ def replay_hands(  # type: ignore[no-untyped-def]  # compiled: numba types the a
     return (irregular, dealt, dealt_ok, position, final, chips_in, chips_after, collected,
             live_end, draw_seat[:n_draws].copy(), draw_u[:n_draws].copy(),
             draw_exact[:n_draws].copy(), draw_k[:n_draws].copy(),
-            d_hand[:n_dec].copy(), d_actor[:n_dec].copy(), d_section[:n_dec].copy(),
-            d_verb[:n_dec].copy(), d_preopen[:n_dec].copy(), d_facing[:n_dec].copy(),
-            d_live[:n_dec].copy(), d_aggressor[:n_dec].copy(), d_behind[:n_dec].copy(),
-            d_openers[:n_dec].copy(), d_best[:n_dec].copy(), d_beaten[:n_dec].copy(),
-            d_chips[:n_dec].copy(), d_allin[:n_dec].copy(), d_raises[:n_dec].copy())
+            _fit(d_hand, n_dec), _fit(d_actor, n_dec), _fit(d_section, n_dec),
+            _fit(d_verb, n_dec), _fit(d_preopen, n_dec), _fit(d_facing, n_dec),
+            _fit(d_live, n_dec), _fit(d_aggressor, n_dec), _fit(d_behind, n_dec),
+            _fit(d_openers, n_dec), _fit(d_best, n_dec), _fit(d_beaten, n_dec),
+            _fit(d_chips, n_dec), _fit(d_allin, n_dec), _fit(d_raises, n_dec))
