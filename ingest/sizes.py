@@ -10,11 +10,13 @@
 BATCH_SIZE = 122_880
 #: Hands handed to the writing thread at a time (a *flush*): the transaction is written in
 #: parts of this size while the next part is read, so no more than two parts are held as
-#: Arrow tables at once (about 25 MB each). Small flushes start DuckDB's writes early (the
-#: writing thread bounds the ingest and waits for the first flush) and keep each flush's
-#: tables in the processor's caches: on 100,000 hands, 5,000 against 20,000 hands per flush
-#: gave the job 150 MiB less at its peak and the reading thread 0.3 to 0.8 CPU s less.
-WRITE_SIZE = 5000
+#: Arrow tables at once (about 100 MB each). Smaller flushes would start DuckDB's writes
+#: sooner (the writing thread bounds the ingest and waits for the first flush) and hold
+#: less (5,000: 150 MiB less at the peak of a 100,000-hand night), but every flush probes
+#: the store's hand ids twice (its sorting, and the insert's anti-join of ``raw_hands``), a
+#: scan of every stored id each: about 30 ms each on a million-hand store, so four times
+#: the flushes cost a store with a history more than they save.
+WRITE_SIZE = 20_000
 #: Hands per read batch: what the scanner reads and the row builders build at a time (a
 #: flush is whole read batches).
 READ_SIZE = 5000
