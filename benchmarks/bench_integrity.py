@@ -21,10 +21,11 @@ and the minimum over the others:
   worker's own tests are timed in it and not listed: ``--workers 0`` times every test.
 
 Arrow is set up as the nightly job does (pyarrow never imports pandas). A part's CPU
-seconds are its thread's (``read`` runs in the read-ahead thread, ``audit/integrity/ahead.py``,
-beside the replay and the tests; the work DuckDB hands to its own threads is in no part);
-``stage`` is the process's, every thread's, plus the worker's (``children``). On a shared machine compare CPU seconds, run back to back, rather than
-wall seconds.
+seconds are its thread's (``read`` runs in the read-ahead thread,
+``audit/integrity/ahead.py``, beside the replay and the tests; what DuckDB hands to its
+own threads is in no part); ``stage`` is the process's, every thread's, plus the
+worker's (``children``). On a shared machine compare CPU seconds, run back to back,
+rather than wall seconds.
 """
 
 from __future__ import annotations
