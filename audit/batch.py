@@ -32,7 +32,7 @@ from typing import TypeVar
 import numpy as np
 
 from audit.engine import AuditResult, merge, run_rules, run_sequence_rules
-from audit.facts.arrays import TableMemory, join, take
+from audit.facts.arrays import join, process_memory, take
 from audit.facts.context import Batch
 from audit.facts.deals import Deals, deals_of, pair, stack
 from audit.facts.labels import Labels, RecordLabels, StackedLabels, TextLabels
@@ -123,23 +123,11 @@ def _audit(records_or_arrays: tuple[object, Labels, np.ndarray], profile: Profil
     else:
         from audit.facts.replay import replay_facts  # compiled code: loaded only when used
 
-        facts = replay_facts(arrays, profile, _memory())  # type: ignore[arg-type]
-        ctx = Batch(facts, profile, labels, _memory())
+        facts = replay_facts(arrays, profile, process_memory())  # type: ignore[arg-type]
+        ctx = Batch(facts, profile, labels, process_memory())
     for hand, result in run_rules(ctx, hand_rules(profile)).items():
         out.results[int(places[hand])] = result
     out.deals = deals_of(ctx, places, batch)
-
-
-_MEMORY: list[TableMemory] = []
-
-
-def _memory() -> TableMemory:
-    """This process's memory for the arrays and fact tables of its batches: one batch at
-    a time, dead when :func:`check_units` returns, so the next batch reuses the memory
-    (fresh memory costs a page fault per page)."""
-    if not _MEMORY:
-        _MEMORY.append(TableMemory())
-    return _MEMORY[0]
 
 
 def check_units(task: tuple[int, list[Unit]], profile: Profile, reference: bool) -> Outcome:
@@ -167,7 +155,7 @@ def check_units(task: tuple[int, list[Unit]], profile: Profile, reference: bool)
                     _unreadable(unit, out)
                 else:
                     parts.append(_scan_unit(unit, data, out, len(parts)))
-            arrays = join([p.arrays for p in parts], _memory())
+            arrays = join([p.arrays for p in parts], process_memory())
             labels = StackedLabels([(len(p.places), p.labels) for p in parts])
             places = np.concatenate([p.places for p in parts]) if parts else np.zeros(0, np.int64)
             _audit((arrays, labels, places), profile, None, batch, out)
@@ -193,7 +181,7 @@ def _scan_unit(unit: Unit, data: bytes, out: Outcome, part: int) -> _Scanned:
 
     buf = np.frombuffer(data, dtype=np.uint8)
     scanned = scan(buf, unit.first_line, skip_bom=unit.start == 0,
-                   allocate=_memory().allocator(f"scan {part}"))
+                   allocate=process_memory().allocator(f"scan {part}"))
     hands = scanned.arrays.hands
     if not len(hands) and unit.start == 0 and unit.end < 0:
         # A file without a single hand: the reader says so (an empty file is a problem).
