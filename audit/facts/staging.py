@@ -31,6 +31,7 @@ from audit.facts.staging_kernels import (
     fill_seats,
     place,
     tally,
+    vocabulary,
 )
 from ingest.scan.layout import (
     ACTOR_CODE,
@@ -55,7 +56,6 @@ from ingest.scan.layout import (
     HandArrays,
     IntArray,
     V,
-    fnv1a64,
 )
 from schemas.records import Game
 
@@ -65,21 +65,12 @@ _NO_BITS = np.zeros(0, dtype=np.uint8)
 _NO_BITS.flags.writeable = False
 
 
-def _vocabulary(words: dict[str, int]) -> Buffers:
-    """``(hashes, starts, text, codes)`` of ``words``, by hash (the kernels' lookup)."""
-    encoded = sorted(((fnv1a64(w.encode()), w.encode(), c) for w, c in words.items()))
-    starts = np.cumsum([0, *(len(w) for _, w, _ in encoded)]).astype(np.int64)
-    return (np.array([h for h, _, _ in encoded], dtype=np.int64), starts,
-            np.frombuffer(b"".join(w for _, w, _ in encoded) or b"\0", dtype=np.uint8),
-            np.array([c for _, _, c in encoded], dtype=np.int64))
-
-
-_SECTIONS = _vocabulary({s.value: i for i, s in enumerate(SECTION_ORDER)})
-_ACTORS = _vocabulary({a.value: code for a, code in ACTOR_CODE.items()})
-_VERBS = _vocabulary({v.value: code for v, code in V.items()})
-_OPENERS = _vocabulary({o.value: code for o, code in OPENERS_CODE.items()})
-_CARDS = _vocabulary(CARD)
-_GAMES = _vocabulary({Game.DRAW_HIGH.value: GAME_DRAW_HIGH})
+_SECTIONS = vocabulary({s.value: i for i, s in enumerate(SECTION_ORDER)})
+_ACTORS = vocabulary({a.value: code for a, code in ACTOR_CODE.items()})
+_VERBS = vocabulary({v.value: code for v, code in V.items()})
+_OPENERS = vocabulary({o.value: code for o, code in OPENERS_CODE.items()})
+_CARDS = vocabulary(CARD)
+_GAMES = vocabulary({Game.DRAW_HIGH.value: GAME_DRAW_HIGH})
 
 
 def _array(column: pa.Array | pa.ChunkedArray) -> pa.Array:

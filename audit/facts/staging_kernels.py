@@ -18,8 +18,8 @@ A column travels as a tuple of its buffers (made by :mod:`audit.facts.staging`):
 
 ``validity`` is empty when the column has no null; row ``r`` is at ``offset + r``. A
 word the layout codes (section, actor, verb, card, game, openers) is looked up in a
-vocabulary ``(hashes, starts, text, codes)``, sorted by the FNV-1a hash of each word and
-checked byte by byte; a word outside it counts as unknown (the caller refuses the batch).
+:func:`vocabulary` (a small open-addressed table, each candidate checked byte by byte);
+a word outside it counts as unknown (the caller refuses the batch).
 """
 
 from __future__ import annotations
@@ -110,30 +110,56 @@ def _hash(column: Column, row: int) -> int:
     return fnv1a64(data, offsets[at], offsets[at + 1])
 
 
+#: Slots of a vocabulary's table (a power of two, well above any vocabulary's size).
+SLOTS = 1024
+
+
+@kernel
+def slot(data: np.ndarray, lo: int, hi: int) -> int:
+    """The first slot a word ``data[lo:hi]`` is looked for in (from its length and three
+    of its bytes: no pass over the word before the one that compares it)."""
+    n = hi - lo
+    if n <= 0:
+        return 0
+    key = (n * 40503) ^ (int(data[lo]) * 2654435761) ^ (int(data[hi - 1]) * 2246822519) \
+        ^ (int(data[lo + (n >> 1)]) * 3266489917)
+    return (key ^ (key >> 15)) & (SLOTS - 1)
+
+
 @kernel
 def _word(data: np.ndarray, lo: int, hi: int, vocabulary: Column) -> int:
     """The code of the word ``data[lo:hi]``, or :data:`UNKNOWN`."""
-    hashes, starts, text, codes = vocabulary
-    h = fnv1a64(data, lo, hi)
-    a, b = 0, hashes.shape[0]
-    while a < b:
-        m = (a + b) >> 1
-        if hashes[m] < h:
-            a = m + 1
-        else:
-            b = m
-    while a < hashes.shape[0] and hashes[a] == h:
-        s, e = starts[a], starts[a + 1]
-        if e - s == hi - lo:
+    table, starts, text, codes = vocabulary
+    at = slot(data, lo, hi)
+    while table[at] >= 0:
+        w = table[at]
+        s = starts[w]
+        if starts[w + 1] - s == hi - lo:
             same = True
             for k in range(hi - lo):
                 if text[s + k] != data[lo + k]:
                     same = False
                     break
             if same:
-                return codes[a]
-        a += 1
+                return codes[w]
+        at = (at + 1) & (SLOTS - 1)
     return UNKNOWN
+
+
+def vocabulary(words: dict[str, int]) -> Column:
+    """``(table, starts, text, codes)`` of ``words``: each word's place in ``text`` and
+    its code, and a table of :data:`SLOTS` holding each word's number at its
+    :func:`slot` (or the next free one), -1 in the others."""
+    encoded = [w.encode() for w in words]
+    starts = np.cumsum([0, *map(len, encoded)]).astype(np.int64)
+    text = np.frombuffer(b"".join(encoded) + b"\0", dtype=np.uint8)
+    table = np.full(SLOTS, -1, dtype=np.int64)
+    for number in range(len(encoded)):
+        at = slot(text, int(starts[number]), int(starts[number + 1]))
+        while table[at] >= 0:
+            at = (at + 1) & (SLOTS - 1)
+        table[at] = number
+    return table, starts, text, np.array(list(words.values()), dtype=np.int64)
 
 
 @kernel
