@@ -87,7 +87,9 @@ def _view(buffer: pa.Buffer | None, dtype: type[np.generic]) -> np.ndarray:
         out = np.zeros(1, dtype=dtype)
         out.flags.writeable = False
         return out
-    return np.frombuffer(buffer, dtype=dtype, count=buffer.size // size)
+    out = np.frombuffer(buffer, dtype=dtype, count=buffer.size // size)
+    out.flags.writeable = False  # a buffer Arrow made (not mapped) would give a writable one
+    return out
 
 
 def _bits(array: pa.Array) -> np.ndarray:

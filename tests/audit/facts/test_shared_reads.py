@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from audit.facts.shared_reads import shared_reads
-from audit.facts.staging import StagingLabels, fetch_staging, staging_arrays
+from audit.facts.staging import StagingLabels, fetch_staging, staging_arrays, warm_up
+from audit.facts.staging_kernels import fill_events, fill_hands, fill_seats, place, tally
 from ingest.load import ingest_paths
 from ingest.scan.layout import HandArrays
 from schemas.store import connect
@@ -20,6 +21,7 @@ from tests.audit.corpus import corpus
 
 
 def test_batches_of_a_shared_read_are_the_direct_reads(tmp_path: Path) -> None:
+    warm_up()  # as the store audit does before it forks its workers
     room = corpus("foster", hands=300, seed=5, violations=0.3)
     db = tmp_path / "store.duckdb"
     ingest_paths([str(f) for f in room.files], str(db))
@@ -41,6 +43,10 @@ def test_batches_of_a_shared_read_are_the_direct_reads(tmp_path: Path) -> None:
                 got = pickle.loads(shipped).rows()
                 assert (got.first, got.count) == (want.first, want.count)
                 _same_arrays(staging_arrays(got), staging_arrays(want))
+            # Mapped or not, the buffers reach the compiled passes as one type each: what
+            # warm_up() compiled before the workers fork is all they ever use.
+            assert {len(kernel.signatures) for kernel in (
+                tally, place, fill_hands, fill_seats, fill_events)} == {1}
             for group in staged[:-1]:
                 reads.done(group)
             assert sorted(reads.folder.iterdir()) == files  # a batch of the read is left
