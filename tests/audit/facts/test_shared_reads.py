@@ -7,6 +7,7 @@ import pickle
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -45,8 +46,8 @@ def test_batches_of_a_shared_read_are_the_direct_reads(tmp_path: Path) -> None:
                 _same_arrays(staging_arrays(got), staging_arrays(want))
             # Mapped or not, the buffers reach the compiled passes as one type each: what
             # warm_up() compiled before the workers fork is all they ever use.
-            assert {len(kernel.signatures) for kernel in (
-                tally, place, fill_hands, fill_seats, fill_events)} == {1}
+            kernels: tuple[Any, ...] = (tally, place, fill_hands, fill_seats, fill_events)
+            assert {len(kernel.signatures) for kernel in kernels} == {1}
             for group in staged[:-1]:
                 reads.done(group)
             assert sorted(reads.folder.iterdir()) == files  # a batch of the read is left
