@@ -37,7 +37,7 @@ def test_staging_rows_are_the_records_arrays(tmp_path: Path) -> None:
         (rows,) = fetch_staging(con, [[r.hand_id for r in records]])
         memory = TableMemory()
         read_staging(con, [r.hand_id for r in records[::-3]], memory)
-        shuffled = StagingRows(rows.hands, *(_shuffled(t) for t in (rows.seats, rows.actions)),
+        shuffled = StagingRows(rows.hands, _shuffled(rows.seats), _shuffled(rows.actions),
                                rows.first, rows.count)
         again, _ = staging_arrays(shuffled, memory)
     finally:
