@@ -18,14 +18,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numba import njit
 
 from audit.facts.layout import K_BOBTAIL, K_PROGRESSION_CYCLE, profile_knobs
 from audit.facts.replay_betting import enter
 from audit.facts.replay_end import strength, write_pots, write_seats
 from audit.facts.replay_lines import apply_line
 from audit.facts.replay_openers import write_openers
-from audit.facts.replay_state import KINDS, ROUND_STATE, SEAT_STATE, SLOTS, kernel, mask_of
+from audit.facts.replay_state import (
+    KINDS,
+    ROUND_STATE,
+    SEAT_STATE,
+    SLOTS,
+    inline_kernel,
+    kernel,
+    mask_of,
+)
 from audit.facts.tables import ACTION, HAND, NOT_EVALUATED, POT, SEAT, Facts, Table, new_table
 from audit.house import Profile
 from ingest.scan.layout import (
@@ -90,7 +97,7 @@ if TYPE_CHECKING:  # not imported at run time: the compiled code's stamp stays i
 Record = Any  # one numpy record: its fields are attributes in compiled code
 
 
-@kernel
+@inline_kernel
 def _required(hand: IntArray, knobs: IntArray, progression: IntArray) -> int:
     """The deal's minimum openers: the header, else the house progression for Jackpot."""
     if hand[H_OPENERS] != OPENERS_ABSENT:
@@ -106,7 +113,7 @@ def _required(hand: IntArray, knobs: IntArray, progression: IntArray) -> int:
     return progression[steps - 1]
 
 
-@kernel
+@inline_kernel
 def _copy_header(hand: IntArray, row: Record) -> None:
     row.status, row.game, row.small, row.big = hand[H_STATUS], hand[H_GAME], hand[H_SMALL], \
         hand[H_BIG]
@@ -122,7 +129,7 @@ def _copy_header(hand: IntArray, row: Record) -> None:
     row.opens_index = row.draw_index = row.misdeal_index = row.first_play = -1
 
 
-@kernel
+@inline_kernel
 def _copy_lines(h: int, events: IntArray, cards: CardArray, start: int, count: int,
                 actions: Table) -> None:
     for i in range(count):
@@ -149,7 +156,7 @@ def _copy_lines(h: int, events: IntArray, cards: CardArray, start: int, count: i
         row.drawn_mask = mask_of(cards, row.drawn_start, row.drawn_count)
 
 
-@kernel
+@inline_kernel
 def _repeats(events: IntArray, cards: CardArray, start: int, count: int, joker: bool) -> int:
     """``hands.cards_repeated``: known cards named again by a line dealing, drawing or
     burning cards, or by a discard of a seat given ``??`` cards (it may reveal one)."""
@@ -184,7 +191,7 @@ def _repeats(events: IntArray, cards: CardArray, start: int, count: int, joker: 
     return repeats
 
 
-@kernel
+@inline_kernel
 def _seat_the_table(h: int, hand: IntArray, seats_in: IntArray, events: IntArray,
                     sst: np.ndarray, sst_bytes: np.ndarray, order: np.ndarray,
                     numbers: np.ndarray, seats: Table) -> int:
@@ -232,13 +239,9 @@ def _seat_the_table(h: int, hand: IntArray, seats_in: IntArray, events: IntArray
     return count
 
 
-@njit(cache=True, nogil=True)
-def _replay_all(hands_in: IntArray, seats_in: IntArray, events: IntArray, cards: CardArray,
-                knobs: IntArray, progression: IntArray, hands: Table, actions: Table,
-                seats: Table, pots: Table, pool: CardArray, sst: np.ndarray,
-                sst_bytes: np.ndarray, rs_box: np.ndarray, rs_bytes: np.ndarray
-                ) -> tuple[int, int]:
-    """Fill the tables; the number of pots and of cards in ``pool``."""
+@kernel
+def _cap(hands_in: IntArray, events: IntArray) -> int:
+    """The most cards any hand's lines name, plus one: the size of a seat's card list."""
     cap = 1
     for h in range(hands_in.shape[0]):
         total = 0
@@ -246,14 +249,29 @@ def _replay_all(hands_in: IntArray, seats_in: IntArray, events: IntArray, cards:
         for e in range(start, start + hands_in[h, H_EVENT_COUNT]):
             total += max(events[e, E_CARDS_COUNT], 0) + max(events[e, E_DRAWN_COUNT], 0)
         cap = max(cap, total + 1)
-    lists = np.zeros((SLOTS, KINDS, cap), dtype=np.int8)
-    lengths = np.zeros((SLOTS, KINDS), dtype=np.int64)
-    tmp = np.zeros(cap, dtype=np.int8)
-    work = np.zeros(cap + 5, dtype=np.int8)
-    combo = np.zeros(5, dtype=np.int64)
-    order = np.zeros(SLOTS, dtype=np.int64)
-    numbers = np.zeros(SLOTS, dtype=np.int64)
-    levels = np.zeros(SLOTS, dtype=np.int64)
+    return cap
+
+
+def _scratch(cap: int) -> tuple[np.ndarray, ...]:
+    """The replay's work space: each seat's card lists and their lengths, two card
+    buffers, a combination, the seats in order and by header row, pot levels."""
+    return (np.zeros((SLOTS, KINDS, cap), dtype=np.int8), np.zeros((SLOTS, KINDS), dtype=np.int64),
+            np.zeros(cap, dtype=np.int8), np.zeros(cap + 5, dtype=np.int8),
+            np.zeros(5, dtype=np.int64), np.zeros(SLOTS, dtype=np.int64),
+            np.zeros(SLOTS, dtype=np.int64), np.zeros(SLOTS, dtype=np.int64))
+
+
+@kernel
+def _replay_all(hands_in: IntArray, seats_in: IntArray, events: IntArray, cards: CardArray,
+                knobs: IntArray, progression: IntArray, hands: Table, actions: Table,
+                seats: Table, pots: Table, pool: CardArray, sst: np.ndarray,
+                sst_bytes: np.ndarray, rs_box: np.ndarray, rs_bytes: np.ndarray,
+                lists: np.ndarray, lengths: IntArray, tmp: CardArray, work: CardArray,
+                combo: IntArray, order: IntArray, numbers: IntArray, levels: IntArray
+                ) -> tuple[int, int]:
+    """Fill the tables; the number of pots and of cards in ``pool``. Without reference
+    counting (``kernel``), with the per-line and per-seat functions inlined: the work
+    space is made by the caller (:func:`_scratch`)."""
     made = 0
     size = cards.shape[0]
     for h in range(hands_in.shape[0]):
@@ -325,7 +343,8 @@ def replay_facts(arrays: HandArrays, profile: Profile, memory: TableMemory | Non
     round_state = np.zeros(1, dtype=ROUND_STATE)
     made, size = _replay_all(arrays.hands, arrays.seats, arrays.events, arrays.cards, knobs,
                              progression, hands, actions, seats, pots, pool, sst,
-                             sst.view(np.int64), round_state, round_state.view(np.int64))
+                             sst.view(np.int64), round_state, round_state.view(np.int64),
+                             *_scratch(_cap(arrays.hands, arrays.events)))
     return Facts(hands, actions, seats, pots[:made].copy(), pool[:size].copy())
 
 
