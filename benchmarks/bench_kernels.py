@@ -14,8 +14,9 @@ faults of its output arrays.
 
 Scanner pieces: ``split_chunks`` (the chunk table), ``_scan_chunks`` (the hands, on
 arrays allocated beforehand), ``scan`` (all of it, into fresh memory, and into memory
-kept from call to call as a check worker scans). Replay pieces: the fact tables'
-"none" fill in kept memory, ``_replay_all`` (on tables filled beforehand),
+kept from call to call as a check worker scans). Replay pieces: the "none" fill of the
+fact tables replay_facts fills (hands, seats, pots: the action rows are written whole) in
+kept memory, ``_replay_all`` (on tables filled beforehand),
 ``replay_facts`` (all of it, in kept memory as a check worker calls it).
 """
 
@@ -112,7 +113,8 @@ def _replay(buffers: list[np.ndarray], repeat: int) -> dict[str, float]:
                     round_state, round_state.view(np.int64), *scratch)
 
     replay_facts(arrays, profile, memory)  # compiled code loaded, memory grown
-    fill = _best(tables, repeat, hands)
+    fill = _best(lambda: [memory.table(name, dtype, rows) for name, dtype, rows in sizes
+                          if dtype is not ACTION], repeat, hands)
     kept = tables()
     pool = np.zeros(5 * len(arrays.cards) + 16, dtype=np.int8)
     pool[:len(arrays.cards)] = arrays.cards

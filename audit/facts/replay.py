@@ -132,9 +132,17 @@ def _copy_header(hand: IntArray, row: Record) -> None:
 @inline_kernel
 def _copy_lines(h: int, events: IntArray, cards: CardArray, start: int, count: int,
                 actions: Table) -> None:
+    """Write every field of the hand's action rows: the line as the log gives it, and
+    the replay's columns as a line the replay does not reach leaves them (the table is
+    not filled beforehand: these rows are its every row)."""
     for i in range(count):
         e = start + i
         row = actions[e]
+        row.street = row.turn = row.status = row.opener = 0
+        row.betting = row.in_turn = row.in_hand = row.all_in = False
+        row.may_raise = row.pot_open = False
+        row.current_bet = row.stake = row.unit = row.chips = row.bet_after = 0
+        row.level = row.multi_level = row.contenders = row.level_after = row.round_start = 0
         row.hand, row.index, row.line = h, i, events[e, E_LINE]
         row.section, row.actor, row.verb = events[e, E_SECTION], events[e, E_ACTOR], \
             events[e, E_VERB]
@@ -335,8 +343,12 @@ def replay_facts(arrays: HandArrays, profile: Profile, memory: TableMemory | Non
     if memory is None:
         hands, actions, seats, pots = (new_table(dtype, rows) for _, dtype, rows in sizes)
     else:
-        hands, actions, seats, pots = (memory.table(name, dtype, rows)
-                                       for name, dtype, rows in sizes)
+        hands, seats, pots = (memory.table(name, dtype, rows)
+                              for name, dtype, rows in sizes if dtype is not ACTION)
+        # The action rows are every line of the batch, each written whole (_copy_lines):
+        # uninitialised memory, not a fill pass over the largest table.
+        actions = memory.array("fact actions", np.uint8,
+                               (len(arrays.events) * ACTION.itemsize,)).view(ACTION)
     pool = np.zeros(5 * len(arrays.cards) + 16, dtype=np.int8)
     pool[:len(arrays.cards)] = arrays.cards
     sst = np.zeros(SLOTS, dtype=SEAT_STATE)
