@@ -12,11 +12,15 @@ table, DuckDB held to one thread (``ingest.commit.single_threaded``'s setting). 
 else is timed: no reading, scanning, row building or classifying.
 
 It prints, per way of writing, the wall and CPU seconds, the commits' share, and the
-night's speed this alone would cap it at. Two ways:
+night's speed this alone would cap it at. Three ways:
 
 - ``flushes``: as the ingest writes, a transaction per flush;
 - ``one transaction``: every row in one insert per table and a single commit, the
-  least DuckDB can spend on these rows in this schema.
+  least DuckDB can spend on these rows in this schema;
+- ``Parquet files``: the same flushes written by pyarrow as a Parquet file per table and
+  flush (snappy, a row group per flush), what a staging layer kept in files beside the
+  store instead of in DuckDB's tables would pay (files that separate processes could
+  write in parallel; not what the product does).
 
 Then each table alone, in flushes, to show which one costs. The minimum over
 ``--runs`` is printed; on a shared machine run it back to back with what you compare.
@@ -28,11 +32,13 @@ import argparse
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from ingest.load import BATCH_SIZE
 from schemas.store import connect
@@ -85,8 +91,22 @@ def write(flushes: list[Flush], only: str | None = None) -> tuple[float, float, 
         return time.perf_counter() - wall, time.process_time() - cpu, commits
 
 
-def best(runs: int, flushes: list[Flush], only: str | None = None) -> tuple[float, ...]:
-    return min((write(flushes, only) for _ in range(runs)), key=lambda r: r[0])
+def write_parquet(flushes: list[Flush], only: str | None = None) -> tuple[float, float, float]:
+    """Write ``flushes`` as Parquet files in a temporary folder: wall, CPU and 0 (no commit)."""
+    with tempfile.TemporaryDirectory(prefix="openers-floor-") as folder:
+        wall, cpu = time.perf_counter(), time.process_time()
+        for number, part in enumerate(flushes):
+            for table, rows in part.items():
+                if only is None or table == only:
+                    pq.write_table(rows, Path(folder) / f"{table}-{number}.parquet",
+                                   compression="snappy", row_group_size=max(rows.num_rows, 1))
+        return time.perf_counter() - wall, time.process_time() - cpu, 0.0
+
+
+def best(runs: int, flushes: list[Flush], only: str | None = None,
+         way: Callable[[list[Flush], str | None], tuple[float, float, float]] = write,
+         ) -> tuple[float, ...]:
+    return min((way(flushes, only) for _ in range(runs)), key=lambda r: r[0])
 
 
 def main() -> None:
@@ -102,10 +122,12 @@ def main() -> None:
     print(f"{hands:,} hands; rows: " + ", ".join(
         f"{t} {sum(f[t].num_rows for f in flushes):,}" for t in TABLES)
         + f"; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    for label, parts, only in [(f"flushes of {args.flush:,} hands", flushes, None),
-                               ("one transaction", whole, None),
-                               *((f"  {t} alone, in flushes", flushes, t) for t in TABLES)]:
-        wall, cpu, commits = best(args.runs, parts, only)
+    for label, parts, only, way in [
+            (f"flushes of {args.flush:,} hands", flushes, None, write),
+            ("one transaction", whole, None, write),
+            ("Parquet files, in flushes", flushes, None, write_parquet),
+            *((f"  {t} alone, in flushes", flushes, t, write) for t in TABLES)]:
+        wall, cpu, commits = best(args.runs, parts, only, way)
         cap = f" = caps a night at {hands / wall:,.0f} hands/s" if only is None else ""
         print(f"{label:34s} {wall:6.2f} s wall, {cpu:6.2f} CPU s, commits {commits:5.2f} s{cap}")
 

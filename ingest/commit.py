@@ -43,6 +43,7 @@ from ingest.conservation import Conservation, ConservationError
 from ingest.frames import quarantine_table
 from ingest.preflight import fits, store_columns
 from ingest.reader import HandReader, QuarantineItem
+from ingest.sizes import WRITE_SIZE
 from ingest.staged import HandRows
 from ingest.summary import IngestSummary
 from schemas.store import transaction
@@ -161,7 +162,7 @@ class TransactionRefused(RuntimeError):
         super().__init__(f"the store refused a value the ingest's checks let through "
                          f"({error}); the open transaction was rolled back, none of its "
                          "hands is stored. Run again with a transaction per flush (openers "
-                         "nightly --batch-size 20000) to have the hand quarantined")
+                         f"nightly --batch-size {WRITE_SIZE}) to have the hand quarantined")
 
 
 def flush(con: duckdb.DuckDBPyConnection, pending: Pending, summary: IngestSummary,

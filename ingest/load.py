@@ -33,6 +33,7 @@ import duckdb
 from ingest.conservation import Conservation, ConservationError
 from ingest.paths import expand_paths, missing_paths
 from ingest.reader import HandReader
+from ingest.sizes import BATCH_SIZE, READ_SIZE, WRITE_SIZE
 from ingest.summary import PROBLEMS_KEPT, IngestSummary, Progress
 from schemas.store import apply_ddl, connect
 
@@ -41,21 +42,6 @@ if TYPE_CHECKING:
 
 __all__ = ["BATCH_SIZE", "PROBLEMS_KEPT", "READ_SIZE", "WRITE_SIZE", "IngestSummary",
            "MissingPathError", "Progress", "canonical_name", "ingest_paths", "load_items"]
-
-#: Hands per transaction: a row group of DuckDB's (122,880 rows). A transaction that appends
-#: at least a row group's rows to a table has them written straight to the database file at
-#: commit, compressed once (DuckDB's "optimistic writes"); a smaller one goes through the
-#: write-ahead log, and each checkpoint compresses the table's last, partly filled row group
-#: again. Measured on 100,000 hands: DuckDB's share of the ingest 2.9 CPU s in one
-#: transaction against 3.6 in transactions of 20,000 hands.
-BATCH_SIZE = 122_880
-#: Hands handed to the writing thread at a time (a *flush*): the transaction is written in
-#: parts of this size while the next part is read, so no more than two parts are held as
-#: Arrow tables at once (about 100 MB each).
-WRITE_SIZE = 20_000
-#: Hands per fast-path parse: the polars kernels run fastest on frames of about this
-#: many hands (cache-sized); a transaction holds several of them.
-READ_SIZE = 5000
 
 
 class MissingPathError(ValueError):

@@ -33,6 +33,8 @@ from datetime import UTC, datetime, timedelta
 import duckdb
 import pyarrow as pa
 
+from schemas.raw import raw_rows_of
+
 #: The previous seal of the first one.
 GENESIS = "0" * 64
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -217,9 +219,10 @@ def check_raw(con: duckdb.DuckDBPyConnection,
     if hand_ids is not None:
         con.register("_check_ids", _ids_table(hand_ids))
     only = "" if hand_ids is None else " AND hand_id IN (SELECT hand_id FROM _check_ids)"
+    texts = "true" if hand_ids is None else raw_rows_of("_check_ids")
     try:
-        edited = con.execute("SELECT hand_id FROM raw_hands WHERE sha256(raw_text) <> sha256"
-                             f"{only} ORDER BY 1").fetchall()
+        edited = con.execute(f"SELECT hand_id FROM raw_hands WHERE {texts} AND "
+                             "sha256(raw_text) <> sha256 ORDER BY 1").fetchall()
         staged = con.execute("SELECT hand_id FROM stg_hands s JOIN raw_hands r USING (hand_id)"
                              f" WHERE s.sha256 <> r.sha256{only} ORDER BY 1").fetchall()
         runs = {int(r[0]) for r in con.execute(

@@ -101,7 +101,7 @@ from schemas.limits import MAX_HAND_BYTES
 
 __all__ = [
     "ST_BYTES", "ST_HEADER", "ST_LINE", "ST_MISSING", "ST_READ", "ST_RESULT", "ST_SECTION",
-    "ST_TIME", "ST_TOO_LONG", "Allocate", "ScanResult", "fresh_array", "scan",
+    "ST_TIME", "ST_TOO_LONG", "Allocate", "ScanResult", "fresh_array", "scan", "warm_up",
 ]
 
 BoolArray = npt.NDArray[np.bool_]
@@ -252,3 +252,9 @@ def scan(buf: npt.NDArray[np.uint8], start_line: int = 1, *,
         chunks[:, C_LINES].copy(),
         Spans(hand_spans, seat_spans[:n_seats], event_spans[:n_events]),
     )
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) the scanner, on an empty input (read-only, as
+    :func:`scan` always passes its bytes)."""
+    scan(np.zeros(0, dtype=np.uint8))

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from ingest.load import BATCH_SIZE
 from ingest.paths import missing_paths
+from ingest.sizes import BATCH_SIZE, WRITE_SIZE
 from openers.nightly.job import FailOn, NightlyOptions, run_nightly
 from openers.nightly.joblog import JobLog, LogFormat
 from openers.nightly.startup import arrow_without_pandas
@@ -69,7 +69,7 @@ def nightly(
     batch_size: Annotated[
         int, typer.Option("--batch-size", min=1, help=(
             f"Hands per ingest transaction (default {BATCH_SIZE:,}, a DuckDB row group). "
-            "20000 or fewer writes each flush in a transaction of its own, where a hand "
+            f"{WRITE_SIZE} or fewer writes each flush in a transaction of its own, where a hand "
             "the store refuses is quarantined whatever the ingest's checks said."))
     ] = BATCH_SIZE,
 ) -> None:

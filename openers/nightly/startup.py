@@ -13,7 +13,11 @@ The audit, the integrity analysis and the report each import their engine when t
 (:mod:`openers.nightly.stages`), 1.5 to 2 s of imports in all. :class:`Preload` imports them
 in a thread of its own while the ingest runs, whose reading thread spends a third of its
 time waiting for DuckDB's writes: the imports then cost no wall time. Python's import locks
-make a module imported by both threads load once (the second waits for the first).
+make a module imported by both threads load once (the second waits for the first). Before
+them it loads the compiled scanner (numba loads cached machine code at a function's first
+call: 0.4 s for the scanner, which the ingest's first read would otherwise wait for, and
+the DuckDB writes with it), from the job's first step on; numba's compiler lock makes a
+thread that calls it meanwhile wait for that load rather than repeat it.
 """
 
 from __future__ import annotations
@@ -26,8 +30,10 @@ from collections.abc import Sequence
 from importlib.machinery import ModuleSpec
 from types import ModuleType
 
-__all__ = ["ENGINES", "Preload", "arrow_without_pandas"]
+__all__ = ["COMPILED", "ENGINES", "Preload", "arrow_without_pandas"]
 
+#: The modules whose compiled code the ingest calls first: each one's ``warm_up()``.
+COMPILED = ("ingest.scan.scanner", "ingest.scan.text")
 #: The modules the stages after the ingest import, in the order they start.
 ENGINES = ("ingest.batches", "ingest.commit", "audit.store", "audit.integrity.store",
            "openers.report")
@@ -61,16 +67,21 @@ def arrow_without_pandas() -> bool:
 
 
 class Preload:
-    """Import ``modules`` in a thread of its own; :meth:`join` before the process forks
-    (the audit's workers) or relies on them. An import that fails there is left for the
-    stage that needs the module to raise again, where it is reported."""
+    """Call ``warm_up()`` of each of ``compiled``, then import ``modules``, in a thread of
+    its own; :meth:`join` before the process forks (the audit's workers) or relies on
+    them. A warm-up or import that fails there is left for the stage that needs the
+    module to raise again, where it is reported."""
 
-    def __init__(self, modules: Sequence[str] = ENGINES) -> None:
-        self._modules = tuple(modules)
+    def __init__(self, modules: Sequence[str] = ENGINES,
+                 compiled: Sequence[str] = COMPILED) -> None:
+        self._modules, self._compiled = tuple(modules), tuple(compiled)
         self._thread = threading.Thread(target=self._run, name="preload", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
+        for name in self._compiled:
+            with contextlib.suppress(Exception):
+                importlib.import_module(name).warm_up()
         for name in self._modules:
             with contextlib.suppress(Exception):
                 importlib.import_module(name)

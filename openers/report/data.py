@@ -38,6 +38,7 @@ from openers.report.model import (
 from openers.report.rules import rule_docs
 from schemas.display import evidence_lines, local_time_text
 from schemas.office import Office
+from schemas.raw import raw_rows_of
 
 #: Log lines shown before and after the offending line of a finding under review.
 EXCERPT_BEFORE, EXCERPT_AFTER = 4, 2
@@ -167,9 +168,8 @@ def _with_excerpts(con: duckdb.DuckDBPyConnection,
     texts = {
         hand_id: (first_line, text)
         for hand_id, first_line, text in con.execute(
-            # A semi-join (hashed), not list_contains: that one searches the list per row.
-            "SELECT hand_id, first_line, raw_text FROM raw_hands "
-            "WHERE hand_id IN (SELECT unnest(?::VARCHAR[]))",
+            "SELECT hand_id, first_line, raw_text FROM raw_hands WHERE "
+            + raw_rows_of("(SELECT unnest(?::VARCHAR[]) AS hand_id)"),
             [ids],
         ).fetchall()
     }

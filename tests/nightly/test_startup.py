@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
+import types
 from pathlib import Path
 
+import numpy as np
+import pytest
+
+from openers.nightly.startup import Preload
 from tests.nightly.handmaker import write_day
 from tests.nightly.jobtools import job_command
 
@@ -54,3 +60,40 @@ def test_the_command_module_imports_no_engine() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=False, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr
+
+
+def test_preload_warms_compiled_code_first_in_its_own_thread(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, str]] = []
+
+    def module(name: str, fail: bool = False) -> types.ModuleType:
+        made = types.ModuleType(name)
+
+        def warm_up() -> None:
+            calls.append((name, threading.current_thread().name))
+            if fail:
+                raise RuntimeError("no compiler here")
+
+        made.warm_up = warm_up  # type: ignore[attr-defined]
+        monkeypatch.setitem(sys.modules, name, made)
+        return made
+
+    module("probe_broken", fail=True)
+    module("probe_scanner")
+    preload = Preload(modules=("probe_scanner", "no_such_module_here"),
+                      compiled=("probe_broken", "probe_scanner"))
+    preload.join()  # neither the failing warm-up nor the missing module escapes
+    assert calls == [("probe_broken", "preload"), ("probe_scanner", "preload")]
+
+
+def test_the_scanner_warm_up_compiles_what_the_ingest_calls() -> None:
+    from ingest.scan import scanner
+
+    scanner.warm_up()
+    kernels = (scanner._scan_chunks, scanner.split_chunks)
+    before = [list(k.signatures) for k in kernels]
+    assert all(before)
+    sample = Path(scanner.__file__).parents[1] / "samples" / "spec_example.log"
+    data = np.frombuffer(sample.read_bytes(), dtype=np.uint8)
+    assert len(scanner.scan(data).arrays) > 0  # a file's bytes, as the ingest passes them
+    assert [list(k.signatures) for k in kernels] == before  # nothing new compiled

@@ -16,6 +16,7 @@ from openers.cli import app
 from openers.nightly.job import ExitCode
 from openers.nightly.sealing import StoreTampered, check_queued, stored_mark
 from openers.verify import verify_store
+from schemas.raw import raw_rows_of
 from schemas.reviews import Change, FindingKey, record, reviews_path_for
 from schemas.seals import seal
 from schemas.store import transaction
@@ -280,3 +281,21 @@ def test_the_real_review_file_is_sealed_with_each_run_and_checked(store):
                for m in found), found
     assert any(m.startswith(f"review file {reviews.name}: ") and "trigger" in m.lower()
                for m in found), found
+
+
+def test_raw_rows_of_keeps_the_named_hands_once_each(store):
+    con = duckdb.connect(str(store), read_only=True)
+    try:
+        stored = [str(r[0]) for r in con.execute(
+            "SELECT hand_id FROM raw_hands ORDER BY hand_id").fetchall()]
+        named = [stored[0], HAND, HAND, "BCY-T09-999999", stored[-1]]  # twice; not stored
+        got = con.execute(
+            "SELECT hand_id, first_line, raw_text FROM raw_hands WHERE "
+            + raw_rows_of("(SELECT unnest(?::VARCHAR[]) AS hand_id)") + " ORDER BY hand_id",
+            [named]).fetchall()
+        wanted = con.execute(
+            "SELECT hand_id, first_line, raw_text FROM raw_hands WHERE hand_id IN (?, ?, ?) "
+            "ORDER BY hand_id", [stored[0], HAND, stored[-1]]).fetchall()
+    finally:
+        con.close()
+    assert got == wanted and len(got) == 3
