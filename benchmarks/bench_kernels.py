@@ -108,7 +108,7 @@ def _replay(buffers: list[np.ndarray], repeat: int) -> dict[str, float]:
     def kernel() -> None:
         sst = np.zeros(SLOTS, dtype=SEAT_STATE)
         round_state = np.zeros(1, dtype=ROUND_STATE)
-        _replay_all(arrays.hands, arrays.seats, arrays.events,  # type: ignore[call-arg]
+        _replay_all(arrays.hands, arrays.seats, arrays.events,
                     arrays.cards, knobs, progression, *kept, pool, sst, sst.view(np.int64),
                     round_state, round_state.view(np.int64), *scratch)
 
