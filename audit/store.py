@@ -51,6 +51,7 @@ from audit.workers import default_workers, no_cyclic_gc, pool
 from ingest.errors import HandParseError
 from ingest.parser import parse_hand
 from schemas.findings import Unverifiable
+from schemas.raw import raw_rows_of
 from schemas.records import HandRecord
 
 #: Hands per batch (whole tables): a worker replays and checks a batch at a time.
@@ -185,8 +186,10 @@ def _records(con: duckdb.DuckDBPyConnection, ids: list[str]
     con.register("_audit_text", pa.table({"hand_id": pa.array(ids, pa.string()),
                                            "ordinal": pa.array(np.arange(len(ids)))}))
     try:
-        rows = con.execute("SELECT r.raw_text, r.first_line, r.form FROM _audit_text o "
-                           "JOIN raw_hands r USING (hand_id) ORDER BY o.ordinal").fetchall()
+        rows = con.execute("SELECT r.raw_text, r.first_line, r.form FROM _audit_text o JOIN "
+                           "(SELECT hand_id, raw_text, first_line, form FROM raw_hands WHERE "
+                           f"{raw_rows_of('_audit_text')}) r USING (hand_id) "
+                           "ORDER BY o.ordinal").fetchall()
     finally:
         con.unregister("_audit_text")
     out: list[HandRecord | None] = []
