@@ -31,8 +31,19 @@ from typing import TypeVar
 
 import numpy as np
 
+from audit.check_labels import (
+    SPAN_END,
+    SPAN_FILE,
+    SPAN_HAND,
+    SPAN_START,
+    SPAN_TABLE,
+    DealLabels,
+    Named,
+    no_spans,
+)
+from audit.check_labels import named as to_named
 from audit.engine import AuditResult, merge, run_rules, run_sequence_rules
-from audit.facts.arrays import TableMemory, join, take
+from audit.facts.arrays import join, process_memory, take
 from audit.facts.context import Batch
 from audit.facts.deals import Deals, deals_of, pair, stack
 from audit.facts.labels import Labels, RecordLabels, StackedLabels, TextLabels
@@ -45,7 +56,15 @@ from audit.units import UNIT_BYTES, Unit, plan_units
 from audit.workers import default_workers, no_cyclic_gc, pool, tasks_of
 from ingest.chunks import iter_chunks
 from ingest.reader import QuarantineItem, read_chunk, read_path
-from ingest.scan.layout import H_BYTE_END, H_BYTE_START, H_FIRST_LINE, H_STATUS, HandArrays
+from ingest.scan.layout import (
+    H_BYTE_END,
+    H_BYTE_START,
+    H_FIRST_LINE,
+    H_STATUS,
+    P_HAND,
+    P_TABLE,
+    HandArrays,
+)
 from schemas.records import HandRecord
 
 T = TypeVar("T")
@@ -71,29 +90,16 @@ def place(file: int, first_line: int) -> int:
 
 
 @dataclass(slots=True)
-class Named:
-    """The words of a hand the main process may need for a J finding."""
-
-    hand_id: str
-    table_id: str
-    players: dict[int, str]
-
-
-@dataclass(slots=True)
 class Outcome:
     """What one task found: results by place, the deals, what could not be read."""
 
     results: dict[int, AuditResult] = field(default_factory=dict)
     deals: Deals | None = None
     problems: list[QuarantineItem] = field(default_factory=list)
-    #: Per deal (in deal order): the file, and the hand's bytes there (scanned hands).
-    spans: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), dtype=np.int64))
+    #: Per deal (in deal order): where its words are in its file (``check_labels.SPANS``).
+    spans: np.ndarray = field(default_factory=lambda: no_spans(0))
     #: The words of the hands read as records (the reference reader's), by place.
     named: dict[int, Named] = field(default_factory=dict)
-
-
-def _named(record: HandRecord) -> Named:
-    return Named(record.hand_id, record.table_id, {s.seat: s.player_id for s in record.seats})
 
 
 def _read(unit: Unit) -> bytes | None:
@@ -123,23 +129,11 @@ def _audit(records_or_arrays: tuple[object, Labels, np.ndarray], profile: Profil
     else:
         from audit.facts.replay import replay_facts  # compiled code: loaded only when used
 
-        facts = replay_facts(arrays, profile, _memory())  # type: ignore[arg-type]
-        ctx = Batch(facts, profile, labels, _memory())
+        facts = replay_facts(arrays, profile, process_memory())  # type: ignore[arg-type]
+        ctx = Batch(facts, profile, labels, process_memory())
     for hand, result in run_rules(ctx, hand_rules(profile)).items():
         out.results[int(places[hand])] = result
     out.deals = deals_of(ctx, places, batch)
-
-
-_MEMORY: list[TableMemory] = []
-
-
-def _memory() -> TableMemory:
-    """This process's memory for the arrays and fact tables of its batches: one batch at
-    a time, dead when :func:`check_units` returns, so the next batch reuses the memory
-    (fresh memory costs a page fault per page)."""
-    if not _MEMORY:
-        _MEMORY.append(TableMemory())
-    return _MEMORY[0]
 
 
 def check_units(task: tuple[int, list[Unit]], profile: Profile, reference: bool) -> Outcome:
@@ -167,7 +161,7 @@ def check_units(task: tuple[int, list[Unit]], profile: Profile, reference: bool)
                     _unreadable(unit, out)
                 else:
                     parts.append(_scan_unit(unit, data, out, len(parts)))
-            arrays = join([p.arrays for p in parts], _memory())
+            arrays = join([p.arrays for p in parts], process_memory())
             labels = StackedLabels([(len(p.places), p.labels) for p in parts])
             places = np.concatenate([p.places for p in parts]) if parts else np.zeros(0, np.int64)
             _audit((arrays, labels, places), profile, None, batch, out)
@@ -193,7 +187,7 @@ def _scan_unit(unit: Unit, data: bytes, out: Outcome, part: int) -> _Scanned:
 
     buf = np.frombuffer(data, dtype=np.uint8)
     scanned = scan(buf, unit.first_line, skip_bom=unit.start == 0,
-                   allocate=_memory().allocator(f"scan {part}"))
+                   allocate=process_memory().allocator(f"scan {part}"))
     hands = scanned.arrays.hands
     if not len(hands) and unit.start == 0 and unit.end < 0:
         # A file without a single hand: the reader says so (an empty file is a problem).
@@ -217,12 +211,15 @@ def _scan_unit(unit: Unit, data: bytes, out: Outcome, part: int) -> _Scanned:
     first_lines = np.concatenate((hands[read, H_FIRST_LINE],
                                   np.array([r.first_line for r in records], dtype=np.int64)))
     places = (np.int64(unit.file) << np.int64(32)) | first_lines
-    spans = np.full((len(places), 3), -1, dtype=np.int64)
-    spans[:, 0] = unit.file
-    spans[:len(read), 1] = hands[read, H_BYTE_START] + unit.start
-    spans[:len(read), 2] = hands[read, H_BYTE_END] + unit.start
-    named = {int(p): _named(r) for p, r in zip(places[len(read):].tolist(), records,
-                                                strict=True)}
+    spans = no_spans(len(places))
+    spans[:, SPAN_FILE] = unit.file
+    spans[:len(read), SPAN_START] = hands[read, H_BYTE_START] + unit.start
+    spans[:len(read), SPAN_END] = hands[read, H_BYTE_END] + unit.start
+    for column, key in ((SPAN_HAND, P_HAND), (SPAN_TABLE, P_TABLE)):
+        found = scanned.spans.hands[read, key:key + 2]
+        spans[:len(read), column:column + 2] = np.where(found >= 0, found + unit.start, -1)
+    named = {int(p): to_named(r) for p, r in zip(places[len(read):].tolist(), records,
+                                                  strict=True)}
     return _Scanned(arrays, labels, places, spans, named)
 
 
@@ -253,9 +250,9 @@ def _records(batch: int, files: list[int], records: list[HandRecord], profile: P
                       dtype=np.int64)
     _audit((from_records(records) if not reference else None, RecordLabels(records), places),
            profile, records if reference else None, batch, out)
-    out.spans = np.full((len(records), 3), -1, dtype=np.int64)
-    out.spans[:, 0] = files
-    out.named = {int(p): _named(r) for p, r in zip(places.tolist(), records, strict=True)}
+    out.spans = no_spans(len(records))
+    out.spans[:, SPAN_FILE] = files
+    out.named = {int(p): to_named(r) for p, r in zip(places.tolist(), records, strict=True)}
 
 
 def check_file(task: tuple[int, int, str], profile: Profile, reference: bool) -> Outcome:
@@ -275,46 +272,6 @@ def check_file(task: tuple[int, int, str], profile: Profile, reference: bool) ->
         _records(batch, [file] * len(records), records, profile, out, reference=reference,
                  first_lines=first_lines)
     return out
-
-
-class _DealLabels:
-    """Words of the deals of a check, found when a J finding needs them: the scanner's
-    reading of the hand's bytes in its file (scanned hands; a .gz from its plain copy),
-    else the records the workers parsed."""
-
-    def __init__(self, deals: Deals, spans: np.ndarray, named: dict[int, Named],
-                 sources: list[str]) -> None:
-        self.deals, self.spans, self.named, self.sources = deals, spans, named, sources
-        self._text: dict[int, TextLabels] = {}
-
-    def _scanned(self, deal: int) -> TextLabels:
-        from ingest.scan.scanner import scan  # compiled code: loaded only when used
-
-        if deal not in self._text:
-            file, start, end = (int(v) for v in self.spans[deal])
-            with open(self.sources[file], "rb") as f:
-                f.seek(start)
-                data = f.read(end - start)
-            scanned = scan(np.frombuffer(data, dtype=np.uint8))
-            self._text[deal] = TextLabels(data, scanned.arrays, scanned.spans, [0])
-        return self._text[deal]
-
-    def _named(self, deal: int) -> Named | None:
-        return self.named.get(int(self.deals.deals["place"][deal]))
-
-    def hand_id(self, deal: int) -> str:
-        named = self._named(deal)
-        return named.hand_id if named is not None else self._scanned(deal).hand_id(0)
-
-    def table_id(self, deal: int) -> str:
-        named = self._named(deal)
-        return named.table_id if named is not None else self._scanned(deal).table_id(0)
-
-    def player_id(self, deal: int, seat: int) -> str:
-        named = self._named(deal)
-        if named is not None:
-            return named.players.get(seat, "")
-        return self._scanned(deal).player_id(0, seat)
 
 
 class _Runner:
@@ -372,13 +329,16 @@ def _report(outcomes: list[Outcome], files: list[str], sources: list[str],
     deals = stack(parts)
     report.hands = len(deals)
     spans = np.concatenate([out.spans for out in outcomes if out.deals is not None]) \
-        if parts else np.zeros((0, 3), dtype=np.int64)
+        if parts else no_spans(0)
     named = {k: v for out in outcomes for k, v in out.named.items()}
-    labels = _DealLabels(deals, spans, named, sources)
+    labels = DealLabels(deals, spans, named, sources)
     rules = sequence_rules(profile)
     if rules and len(deals):
         previous = pair(deals, labels.hand_id)
-        found = run_sequence_rules(Run(deals, previous, profile, labels), rules)
+        try:
+            found = run_sequence_rules(Run(deals, previous, profile, labels), rules)
+        finally:
+            labels.close()
         for deal, extra in found.items():
             key = int(deals.deals["place"][deal])
             mine = by_place.get(key)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -23,7 +24,8 @@ from audit.profiles import Profile
 from schemas.findings import finding_key
 from schemas.store import transaction
 
-__all__ = ["WRITE_HANDS", "ResultRows", "result_rows", "write_results", "write_rows"]
+__all__ = ["WRITE_HANDS", "ResultRows", "batch_rows", "result_rows", "write_results",
+           "write_rows"]
 
 #: Hands per write transaction: each commit costs about 0.1 s (WAL sync) and more on a busy
 #: disk, whatever its size; the results of 50,000 hands are a few megabytes.
@@ -52,15 +54,22 @@ class ResultRows:
     unaudited: int
 
 
-def result_rows(results: Sequence[AuditResult], profile: str) -> ResultRows:
-    """The rows of ``results``, audited under the house profile named ``profile``."""
-    hands = pa.table({
-        "hand_id": pa.array([r.hand_id for r in results], pa.string()),
-        "table_id": pa.array([r.table_id for r in results], pa.string()),
-        "profile": pa.array([profile] * len(results), pa.string()),
-        "n_findings": pa.array([len(r.findings) for r in results], pa.int32()),
-        "n_unverifiable": pa.array([len(r.unverifiable) for r in results], pa.int32()),
-    })
+def result_rows(results: Sequence[AuditResult], profile: str,
+                hands: pa.Table | None = None) -> ResultRows:
+    """The rows of ``results``, audited under the house profile named ``profile``.
+
+    ``hands``: the ``audit_hands`` rows (``hand_id``, ``table_id``, ``n_findings``,
+    ``n_unverifiable``) when they are not one a result: a batch of stored hands gives
+    every hand's row, and a result only for the hands with anything to report (a result
+    object a clean hand would cost more than its audit)."""
+    if hands is None:
+        hands = pa.table({
+            "hand_id": pa.array([r.hand_id for r in results], pa.string()),
+            "table_id": pa.array([r.table_id for r in results], pa.string()),
+            "n_findings": pa.array([len(r.findings) for r in results], pa.int32()),
+            "n_unverifiable": pa.array([len(r.unverifiable) for r in results], pa.int32()),
+        })
+    hands = hands.add_column(2, "profile", pa.array([profile] * hands.num_rows, pa.string()))
     fs = [f for r in results for f in r.findings]
     findings = pa.table({
         "hand_id": pa.array([f.hand_id for f in fs], pa.string()),
@@ -92,6 +101,31 @@ def result_rows(results: Sequence[AuditResult], profile: str) -> ResultRows:
         hands, findings, unverifiable, errors=sum(len(r.errors) for r in results),
         unaudited=sum(1 for r in results if r.errors and any(
             e.reason.startswith(UNAUDITED) for e in r.errors)))
+
+
+def batch_rows(staged: pa.Table, found: dict[int, AuditResult], early: list[AuditResult],
+               profile: str) -> ResultRows:
+    """The audit rows of a batch of stored hands (``staged``: ``hand_id``, ``table_id``,
+    ``context``, by hand row): after ``early`` (its hands that could not be audited), a
+    row each hand asked for (not its context), in order, and the findings and unverifiable
+    checks of ``found`` (by hand row: the hands with anything to report)."""
+    context = np.asarray(staged.column("context").to_numpy(zero_copy_only=False),
+                         dtype=np.bool_)
+    counts = np.zeros((2, len(context)), dtype=np.int32)
+    for hand, result in found.items():
+        counts[:, hand] = len(result.findings), len(result.unverifiable)
+    asked = np.flatnonzero(~context)
+    mine = staged.take(pa.array(asked))
+    hands = pa.table({
+        name: pa.concat_arrays([pa.array([getattr(r, name) for r in early], pa.string()),
+                                mine.column(name).combine_chunks().cast(pa.string())])
+        for name in ("hand_id", "table_id")})
+    for k, name in enumerate(("n_findings", "n_unverifiable")):
+        hands = hands.append_column(name, pa.array(np.concatenate([
+            np.array([len(getattr(r, name[2:])) for r in early], dtype=np.int32),
+            counts[k, asked]])))
+    reported = [found[h] for h in sorted(found) if not context[h]]
+    return result_rows(early + reported, profile, hands)
 
 
 def write_results(

@@ -33,6 +33,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from audit.engine import AuditResult, merge, run_rules, run_sequence_rules
+from audit.facts.arrays import TableMemory, process_memory
+from audit.facts.columns import warm_up as columns_warm_up
 from audit.facts.context import Batch
 from audit.facts.deals import deals_of, pair
 from audit.facts.labels import Labels, RecordLabels
@@ -41,13 +43,15 @@ from audit.facts.replay import replay_facts, warm_up
 from audit.facts.sequence import Run
 from audit.facts.shared_reads import SharedReads, StagedGroup, shared_reads
 from audit.facts.staging import staging_arrays
+from audit.facts.staging import warm_up as staging_warm_up
 from audit.profiles import Profile
 from audit.registry import hand_rules, sequence_rules
-from audit.results import UNAUDITED, WRITE_HANDS, ResultRows, result_rows, write_rows
+from audit.results import UNAUDITED, WRITE_HANDS, ResultRows, batch_rows, write_rows
 from audit.workers import default_workers, no_cyclic_gc, pool
 from ingest.errors import HandParseError
 from ingest.parser import parse_hand
 from schemas.findings import Unverifiable
+from schemas.raw import raw_rows_of
 from schemas.records import HandRecord
 
 #: Hands per batch (whole tables): a worker replays and checks a batch at a time.
@@ -71,13 +75,6 @@ class StoreSummary:
     errors: int = 0
     #: Stored hands that could not be audited at all (no staging rows, unreadable text).
     unaudited: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class _Stored:
-    hand_id: str
-    table_id: str | None  # None: no staging row
-    context: bool
 
 
 #: Hand ids to audit: Python strings, or an Arrow string column (a million ids as Python
@@ -145,8 +142,8 @@ def _stored(con: duckdb.DuckDBPyConnection, hand_ids: HandIds | None) -> pa.Tabl
         con.unregister("_audit_ids")
 
 
-def _batches(items: pa.Table, size: int) -> Iterator[list[_Stored]]:
-    """Runs of whole tables of about ``size`` hands (Python objects for one run at a time)."""
+def _batches(items: pa.Table, size: int) -> Iterator[pa.Table]:
+    """Runs of whole tables of about ``size`` hands (slices of ``items``)."""
     count = items.num_rows
     if not count:
         return
@@ -160,22 +157,27 @@ def _batches(items: pa.Table, size: int) -> Iterator[list[_Stored]]:
             cuts.append(start)
     cuts.append(count)
     for lo, hi in itertools.pairwise(cuts):
-        part = items.slice(lo, hi - lo)
-        yield [_Stored(h, t, bool(c)) for h, t, c in zip(
-            part.column("hand_id").to_pylist(), part.column("table_id").to_pylist(),
-            part.column("context").to_pylist(), strict=True)]
+        yield items.slice(lo, hi - lo)
 
 
-def _unaudited(item: _Stored, profile: Profile, why: str) -> AuditResult:
-    out = AuditResult(item.hand_id, item.table_id or "")
+def _unaudited(hand_id: str, table_id: str | None, profile: Profile, why: str
+               ) -> AuditResult:
+    out = AuditResult(hand_id, table_id or "")
     codes = [r.code for r in hand_rules(profile)] + [r.code for r in sequence_rules(profile)]
     for code in codes:
-        u = Unverifiable.model_construct(code=code, hand_id=item.hand_id,
-                                         table_id=item.table_id or "", seat=None,
-                                         reason=f"{UNAUDITED}: {why}")
+        u = Unverifiable.model_construct(code=code, hand_id=hand_id, table_id=table_id or "",
+                                         seat=None, reason=f"{UNAUDITED}: {why}")
         out.unverifiable.append(u)
         out.errors.append(u)
     return out
+
+
+def _unaudited_of(items: pa.Table, profile: Profile, why: str) -> list[AuditResult]:
+    """The results of the hands asked for among ``items`` (not their context) that
+    cannot be audited (few: a Python object each is no cost)."""
+    return [_unaudited(h, t, profile, why) for h, t, c in zip(
+        items.column("hand_id").to_pylist(), items.column("table_id").to_pylist(),
+        items.column("context").to_pylist(), strict=True) if not c]
 
 
 def _records(con: duckdb.DuckDBPyConnection, ids: list[str]
@@ -184,8 +186,10 @@ def _records(con: duckdb.DuckDBPyConnection, ids: list[str]
     con.register("_audit_text", pa.table({"hand_id": pa.array(ids, pa.string()),
                                            "ordinal": pa.array(np.arange(len(ids)))}))
     try:
-        rows = con.execute("SELECT r.raw_text, r.first_line, r.form FROM _audit_text o "
-                           "JOIN raw_hands r USING (hand_id) ORDER BY o.ordinal").fetchall()
+        rows = con.execute("SELECT r.raw_text, r.first_line, r.form FROM _audit_text o JOIN "
+                           "(SELECT hand_id, raw_text, first_line, form FROM raw_hands WHERE "
+                           f"{raw_rows_of('_audit_text')}) r USING (hand_id) "
+                           "ORDER BY o.ordinal").fetchall()
     finally:
         con.unregister("_audit_text")
     out: list[HandRecord | None] = []
@@ -200,29 +204,33 @@ def _records(con: duckdb.DuckDBPyConnection, ids: list[str]
 
 @dataclass(slots=True)
 class _Work:
-    """One batch as a worker gets it: the hands, and their staging rows or their records
-    (the worker makes the arrays: the main process only reads the store)."""
+    """One batch as a worker gets it: its hands that can be audited (columns ``hand_id``,
+    ``table_id``, ``context``: Arrow buffers, not an object a hand, cross to the worker)
+    and their staging rows or their records (the worker makes the arrays: the main
+    process only reads the store), and the results of those that cannot."""
 
-    items: list[_Stored]
-    staged: list[_Stored]
+    size: int  #: every hand of the batch, context included
+    staged: pa.Table
     rows: StagedGroup | None = None
     records: list[HandRecord] | None = None
     results: list[AuditResult] = field(default_factory=list)
 
 
-def _prepare(con: duckdb.DuckDBPyConnection, items: list[_Stored], profile: Profile,
+def _prepare(con: duckdb.DuckDBPyConnection, items: pa.Table, profile: Profile,
              fast: bool) -> _Work:
     """A batch without its rows: those it cannot audit are given their results."""
-    staged = [i for i in items if i.table_id is not None]
-    work = _Work(items, staged)
-    work.results = [_unaudited(i, profile, "it has no staging rows (ingest it again)")
-                    for i in items if i.table_id is None and not i.context]
+    has_rows = pc.is_valid(items.column("table_id"))
+    work = _Work(items.num_rows, items.filter(has_rows).combine_chunks())
+    if work.staged.num_rows < items.num_rows:
+        work.results = _unaudited_of(items.filter(pc.invert(has_rows)), profile,
+                                     "it has no staging rows (ingest it again)")
     if fast:
         return work
-    parsed = _records(con, [i.hand_id for i in staged])
-    work.results += [_unaudited(i, profile, "its raw text no longer parses")
-                     for i, r in zip(staged, parsed, strict=True) if r is None and not i.context]
-    work.staged = [i for i, r in zip(staged, parsed, strict=True) if r is not None]
+    parsed = _records(con, work.staged.column("hand_id").to_pylist())
+    readable = pa.array([r is not None for r in parsed], pa.bool_())
+    work.results += _unaudited_of(work.staged.filter(pc.invert(readable)), profile,
+                                  "its raw text no longer parses")
+    work.staged = work.staged.filter(readable)
     work.records = [r for r in parsed if r is not None]
     return work
 
@@ -236,7 +244,7 @@ def _works(con: duckdb.DuckDBPyConnection, items: pa.Table, profile: Profile,
         read.append(_prepare(con, part, profile, fast))
         if not fast:
             yield read.pop()
-        elif sum(len(w.items) for w in read) >= READ_HANDS:
+        elif sum(w.size for w in read) >= READ_HANDS:
             yield from _fetched(con, read, reads)
             read = []
     if read:
@@ -245,28 +253,36 @@ def _works(con: duckdb.DuckDBPyConnection, items: pa.Table, profile: Profile,
 
 def _fetched(con: duckdb.DuckDBPyConnection, works: list[_Work], reads: SharedReads
              ) -> list[_Work]:
-    rows = reads.stage(con, [[i.hand_id for i in w.staged] for w in works])
+    rows = reads.stage(con, [_array(w.staged.column("hand_id")) for w in works])
     for work, part in zip(works, rows, strict=True):
         work.rows = part
     return works
 
 
-def _audit_batch(work: _Work, profile: Profile) -> ResultRows:
-    """Replay and check one batch of whole tables (runs in a worker); its audit rows."""
+def _array(column: pa.ChunkedArray) -> pa.Array:
+    return column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+
+
+def _audit_batch(work: _Work, profile: Profile, memory: TableMemory | None = None
+                 ) -> ResultRows:
+    """Replay and check one batch of whole tables (runs in a worker, in the worker's
+    memory: see :class:`TableMemory`); its audit rows."""
     with no_cyclic_gc():
         labels: Labels
         if work.records is None:
             assert work.rows is not None
-            arrays, labels = staging_arrays(work.rows.rows())
-            facts = replay_facts(arrays, profile)
+            memory = memory or process_memory()
+            arrays, labels = staging_arrays(work.rows.rows(), memory)
+            facts = replay_facts(arrays, profile, memory)
         else:
+            memory = None
             facts = reference_facts(work.records, profile)
             labels = RecordLabels(work.records)
-        ctx = Batch(facts, profile, labels)
+        ctx = Batch(facts, profile, labels, memory)
         found = run_rules(ctx, hand_rules(profile))
         rules = sequence_rules(profile)
         if rules:
-            deals = deals_of(ctx, np.arange(len(work.staged)))
+            deals = deals_of(ctx, np.arange(work.staged.num_rows))
             previous = pair(deals, labels.hand_id)
             for deal, extra in run_sequence_rules(
                     Run(deals, previous, profile, labels), rules).items():
@@ -275,11 +291,7 @@ def _audit_batch(work: _Work, profile: Profile) -> ResultRows:
                     found[deal] = extra
                 else:
                     merge([mine], [extra])
-        results = work.results
-        for hand, item in enumerate(work.staged):
-            if not item.context:
-                results.append(found.get(hand) or AuditResult(item.hand_id, item.table_id or ""))
-        return result_rows(results, profile.name)
+        return batch_rows(work.staged, found, work.results, profile.name)
 
 
 def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
@@ -312,12 +324,15 @@ def _audit(con: duckdb.DuckDBPyConnection, profile: Profile, hand_ids: HandIds |
         second = next(parts, None) if first is not None else None
         if second is None or workers <= 1:
             # One batch (a nightly run of new hands, usually): no pool to start or to orphan.
+            memory = TableMemory()  # this audit's, not kept in the caller's process after it
             for work in itertools.chain((w for w in (first, second) if w is not None), parts):
-                results.extend(_audit_batch(work, profile))
+                results.extend(_audit_batch(work, profile, memory))
                 _done(reads, work)
         else:
-            if fast:
-                warm_up()  # the workers are forked with the compiled replay loaded
+            if fast:  # the workers are forked with the compiled code loaded
+                warm_up()
+                staging_warm_up()
+                columns_warm_up()
             with pool(workers) as executor:
                 # Batches in flight are bounded (two per worker: one running, one queued
                 # behind it while the main process reads): memory stays a few batches

@@ -56,10 +56,20 @@ def die_with_parent() -> None:
         os._exit(1)  # the parent died before the request was in place: it will never fire
 
 
+def _start_worker() -> None:
+    """Pool initializer: the worker dies with its parent (:func:`die_with_parent`), and
+    the objects it starts with (a forked worker: all of its parent's) are left out of
+    its garbage collections (``gc.freeze``): a collection that went over them would
+    traverse the parent's whole heap, and write to every page of it (copied, in a fork)."""
+    die_with_parent()
+    gc.freeze()
+
+
 def process_pool(workers: int, context: BaseContext | None = None) -> ProcessPoolExecutor:
-    """A process pool whose workers die with this process (see :func:`die_with_parent`)."""
+    """A process pool whose workers die with this process (see :func:`die_with_parent`)
+    and never collect what they started with (see :func:`_start_worker`)."""
     return ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                               initializer=die_with_parent)
+                               initializer=_start_worker)
 
 
 def pool(workers: int) -> ProcessPoolExecutor:

@@ -14,8 +14,9 @@ faults of its output arrays.
 
 Scanner pieces: ``split_chunks`` (the chunk table), ``_scan_chunks`` (the hands, on
 arrays allocated beforehand), ``scan`` (all of it, into fresh memory, and into memory
-kept from call to call as a check worker scans). Replay pieces: the fact tables'
-"none" fill in kept memory, ``_replay_all`` (on tables filled beforehand),
+kept from call to call as a check worker scans). Replay pieces: the "none" fill of the
+fact tables replay_facts fills (hands, seats, pots: the action rows are written whole) in
+kept memory, ``_replay_all`` (on tables filled beforehand),
 ``replay_facts`` (all of it, in kept memory as a check worker calls it).
 """
 
@@ -31,7 +32,7 @@ import numpy as np
 
 from audit.facts.arrays import TableMemory, join, take
 from audit.facts.layout import profile_knobs
-from audit.facts.replay import _replay_all, replay_facts
+from audit.facts.replay import _cap, _replay_all, _scratch, replay_facts
 from audit.facts.replay_state import ROUND_STATE, SEAT_STATE, SLOTS
 from audit.facts.tables import ACTION, HAND, POT, SEAT
 from audit.profiles import load_profile
@@ -107,15 +108,17 @@ def _replay(buffers: list[np.ndarray], repeat: int) -> dict[str, float]:
     def kernel() -> None:
         sst = np.zeros(SLOTS, dtype=SEAT_STATE)
         round_state = np.zeros(1, dtype=ROUND_STATE)
-        _replay_all(arrays.hands, arrays.seats, arrays.events,  # type: ignore[call-arg]
+        _replay_all(arrays.hands, arrays.seats, arrays.events,
                     arrays.cards, knobs, progression, *kept, pool, sst, sst.view(np.int64),
-                    round_state, round_state.view(np.int64))
+                    round_state, round_state.view(np.int64), *scratch)
 
     replay_facts(arrays, profile, memory)  # compiled code loaded, memory grown
-    fill = _best(tables, repeat, hands)
+    fill = _best(lambda: [memory.table(name, dtype, rows) for name, dtype, rows in sizes
+                          if dtype is not ACTION], repeat, hands)
     kept = tables()
     pool = np.zeros(5 * len(arrays.cards) + 16, dtype=np.int8)
     pool[:len(arrays.cards)] = arrays.cards
+    scratch = _scratch(_cap(arrays.hands, arrays.events))
     return {
         "fact tables' fill (kept memory)": fill,
         "_replay_all (tables filled)": _best(kernel, repeat, hands),

@@ -80,6 +80,19 @@ class TableMemory:
         return rows_bytes.reshape(-1).view(dtype)
 
 
+_MEMORY: list[TableMemory] = []
+
+
+def process_memory() -> TableMemory:
+    """This process's memory for the arrays and fact tables of its batches (a worker's:
+    ``openers check``'s and the store audit's), one batch at a time: each batch must be
+    dead before the next is made, which then reuses the memory (fresh memory costs a page
+    fault per page)."""
+    if not _MEMORY:
+        _MEMORY.append(TableMemory())
+    return _MEMORY[0]
+
+
 def take(arrays: HandArrays, rows: IntArray) -> HandArrays:
     """The hands ``rows`` of ``arrays`` (in that order) as a batch of their own.
 

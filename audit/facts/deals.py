@@ -59,8 +59,7 @@ DEAL = np.dtype([
 
 DEAL_SEAT = np.dtype([
     ("deal", I4), ("seat", I1), ("player", I8), ("dealt_in", B), ("ante", I8),
-    ("stack", I8), ("penalties", I8), ("false_opener", B), ("dead", B),
-    ("total", I8),
+    ("stack", I8), ("penalties", I8), ("false_opener", B),
     # its first ANTES or DEALT line (where a finding about the seat points), its last
     # ANTES line, and the line where it opened or declared openers all-in
     ("anchor_index", I4), ("anchor_line", I4), ("ante_index", I4), ("ante_line", I4),
@@ -170,7 +169,7 @@ def _seats_of(ctx: Batch) -> Frame:
     seats = new_frame(DEAL_SEAT, len(s), _SEAT_NONE)
     seats["deal"][:], seats["seat"][:], seats["player"][:] = s.hand, s.seat, s.player
     seats["stack"][:] = s.start_stack
-    for name in ("dealt_in", "ante", "penalties", "false_opener", "dead", "total"):
+    for name in ("dealt_in", "ante", "penalties", "false_opener"):
         seats[name][:] = getattr(s, name)
     size = len(ctx) * 16
     key_of_seat = s.hand.astype(np.int64) * 16 + s.seat

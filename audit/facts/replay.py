@@ -18,14 +18,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numba import njit
 
 from audit.facts.layout import K_BOBTAIL, K_PROGRESSION_CYCLE, profile_knobs
 from audit.facts.replay_betting import enter
 from audit.facts.replay_end import strength, write_pots, write_seats
 from audit.facts.replay_lines import apply_line
 from audit.facts.replay_openers import write_openers
-from audit.facts.replay_state import KINDS, ROUND_STATE, SEAT_STATE, SLOTS, kernel, mask_of
+from audit.facts.replay_state import (
+    KINDS,
+    ROUND_STATE,
+    SEAT_STATE,
+    SLOTS,
+    inline_kernel,
+    kernel,
+    mask_of,
+)
 from audit.facts.tables import ACTION, HAND, NOT_EVALUATED, POT, SEAT, Facts, Table, new_table
 from audit.house import Profile
 from ingest.scan.layout import (
@@ -90,7 +97,7 @@ if TYPE_CHECKING:  # not imported at run time: the compiled code's stamp stays i
 Record = Any  # one numpy record: its fields are attributes in compiled code
 
 
-@kernel
+@inline_kernel
 def _required(hand: IntArray, knobs: IntArray, progression: IntArray) -> int:
     """The deal's minimum openers: the header, else the house progression for Jackpot."""
     if hand[H_OPENERS] != OPENERS_ABSENT:
@@ -106,7 +113,7 @@ def _required(hand: IntArray, knobs: IntArray, progression: IntArray) -> int:
     return progression[steps - 1]
 
 
-@kernel
+@inline_kernel
 def _copy_header(hand: IntArray, row: Record) -> None:
     row.status, row.game, row.small, row.big = hand[H_STATUS], hand[H_GAME], hand[H_SMALL], \
         hand[H_BIG]
@@ -122,12 +129,20 @@ def _copy_header(hand: IntArray, row: Record) -> None:
     row.opens_index = row.draw_index = row.misdeal_index = row.first_play = -1
 
 
-@kernel
+@inline_kernel
 def _copy_lines(h: int, events: IntArray, cards: CardArray, start: int, count: int,
                 actions: Table) -> None:
+    """Write every field of the hand's action rows: the line as the log gives it, and
+    the replay's columns as a line the replay does not reach leaves them (the table is
+    not filled beforehand: these rows are its every row)."""
     for i in range(count):
         e = start + i
         row = actions[e]
+        row.street = row.turn = row.status = row.opener = 0
+        row.betting = row.in_turn = row.in_hand = row.all_in = False
+        row.may_raise = row.pot_open = False
+        row.current_bet = row.stake = row.unit = row.chips = row.bet_after = 0
+        row.level = row.multi_level = row.contenders = row.level_after = row.round_start = 0
         row.hand, row.index, row.line = h, i, events[e, E_LINE]
         row.section, row.actor, row.verb = events[e, E_SECTION], events[e, E_ACTOR], \
             events[e, E_VERB]
@@ -149,7 +164,7 @@ def _copy_lines(h: int, events: IntArray, cards: CardArray, start: int, count: i
         row.drawn_mask = mask_of(cards, row.drawn_start, row.drawn_count)
 
 
-@kernel
+@inline_kernel
 def _repeats(events: IntArray, cards: CardArray, start: int, count: int, joker: bool) -> int:
     """``hands.cards_repeated``: known cards named again by a line dealing, drawing or
     burning cards, or by a discard of a seat given ``??`` cards (it may reveal one)."""
@@ -184,7 +199,7 @@ def _repeats(events: IntArray, cards: CardArray, start: int, count: int, joker: 
     return repeats
 
 
-@kernel
+@inline_kernel
 def _seat_the_table(h: int, hand: IntArray, seats_in: IntArray, events: IntArray,
                     sst: np.ndarray, sst_bytes: np.ndarray, order: np.ndarray,
                     numbers: np.ndarray, seats: Table) -> int:
@@ -232,13 +247,9 @@ def _seat_the_table(h: int, hand: IntArray, seats_in: IntArray, events: IntArray
     return count
 
 
-@njit(cache=True, nogil=True)
-def _replay_all(hands_in: IntArray, seats_in: IntArray, events: IntArray, cards: CardArray,
-                knobs: IntArray, progression: IntArray, hands: Table, actions: Table,
-                seats: Table, pots: Table, pool: CardArray, sst: np.ndarray,
-                sst_bytes: np.ndarray, rs_box: np.ndarray, rs_bytes: np.ndarray
-                ) -> tuple[int, int]:
-    """Fill the tables; the number of pots and of cards in ``pool``."""
+@kernel
+def _cap(hands_in: IntArray, events: IntArray) -> int:
+    """The most cards any hand's lines name, plus one: the size of a seat's card list."""
     cap = 1
     for h in range(hands_in.shape[0]):
         total = 0
@@ -246,14 +257,29 @@ def _replay_all(hands_in: IntArray, seats_in: IntArray, events: IntArray, cards:
         for e in range(start, start + hands_in[h, H_EVENT_COUNT]):
             total += max(events[e, E_CARDS_COUNT], 0) + max(events[e, E_DRAWN_COUNT], 0)
         cap = max(cap, total + 1)
-    lists = np.zeros((SLOTS, KINDS, cap), dtype=np.int8)
-    lengths = np.zeros((SLOTS, KINDS), dtype=np.int64)
-    tmp = np.zeros(cap, dtype=np.int8)
-    work = np.zeros(cap + 5, dtype=np.int8)
-    combo = np.zeros(5, dtype=np.int64)
-    order = np.zeros(SLOTS, dtype=np.int64)
-    numbers = np.zeros(SLOTS, dtype=np.int64)
-    levels = np.zeros(SLOTS, dtype=np.int64)
+    return cap
+
+
+def _scratch(cap: int) -> tuple[np.ndarray, ...]:
+    """The replay's work space: each seat's card lists and their lengths, two card
+    buffers, a combination, the seats in order and by header row, pot levels."""
+    return (np.zeros((SLOTS, KINDS, cap), dtype=np.int8), np.zeros((SLOTS, KINDS), dtype=np.int64),
+            np.zeros(cap, dtype=np.int8), np.zeros(cap + 5, dtype=np.int8),
+            np.zeros(5, dtype=np.int64), np.zeros(SLOTS, dtype=np.int64),
+            np.zeros(SLOTS, dtype=np.int64), np.zeros(SLOTS, dtype=np.int64))
+
+
+@kernel
+def _replay_all(hands_in: IntArray, seats_in: IntArray, events: IntArray, cards: CardArray,
+                knobs: IntArray, progression: IntArray, hands: Table, actions: Table,
+                seats: Table, pots: Table, pool: CardArray, sst: np.ndarray,
+                sst_bytes: np.ndarray, rs_box: np.ndarray, rs_bytes: np.ndarray,
+                lists: np.ndarray, lengths: IntArray, tmp: CardArray, work: CardArray,
+                combo: IntArray, order: IntArray, numbers: IntArray, levels: IntArray
+                ) -> tuple[int, int]:
+    """Fill the tables; the number of pots and of cards in ``pool``. Without reference
+    counting (``kernel``), with the per-line and per-seat functions inlined: the work
+    space is made by the caller (:func:`_scratch`)."""
     made = 0
     size = cards.shape[0]
     for h in range(hands_in.shape[0]):
@@ -317,15 +343,20 @@ def replay_facts(arrays: HandArrays, profile: Profile, memory: TableMemory | Non
     if memory is None:
         hands, actions, seats, pots = (new_table(dtype, rows) for _, dtype, rows in sizes)
     else:
-        hands, actions, seats, pots = (memory.table(name, dtype, rows)
-                                       for name, dtype, rows in sizes)
+        hands, seats, pots = (memory.table(name, dtype, rows)
+                              for name, dtype, rows in sizes if dtype is not ACTION)
+        # The action rows are every line of the batch, each written whole (_copy_lines):
+        # uninitialised memory, not a fill pass over the largest table.
+        actions = memory.array("fact actions", np.uint8,
+                               (len(arrays.events) * ACTION.itemsize,)).view(ACTION)
     pool = np.zeros(5 * len(arrays.cards) + 16, dtype=np.int8)
     pool[:len(arrays.cards)] = arrays.cards
     sst = np.zeros(SLOTS, dtype=SEAT_STATE)
     round_state = np.zeros(1, dtype=ROUND_STATE)
     made, size = _replay_all(arrays.hands, arrays.seats, arrays.events, arrays.cards, knobs,
                              progression, hands, actions, seats, pots, pool, sst,
-                             sst.view(np.int64), round_state, round_state.view(np.int64))
+                             sst.view(np.int64), round_state, round_state.view(np.int64),
+                             *_scratch(_cap(arrays.hands, arrays.events)))
     return Facts(hands, actions, seats, pots[:made].copy(), pool[:size].copy())
 
 

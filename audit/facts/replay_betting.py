@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from audit.facts.replay_state import kernel
+from audit.facts.replay_state import inline_kernel, kernel
 from ingest.scan.layout import (
     SEC_AFTER_DRAW,
     SEC_BEFORE_DRAW,
@@ -110,7 +110,7 @@ def _round_half_even(numerator: int, denominator: int) -> int:
     return q
 
 
-@kernel
+@inline_kernel
 def reopen(sst: SeatStates, rs: Record, order: Order, seat: int) -> None:
     """A full bet or raise: every other seat that can bet must act again."""
     count = rs.count
@@ -124,7 +124,7 @@ def reopen(sst: SeatStates, rs: Record, order: Order, seat: int) -> None:
         rs.multi = max(rs.multi, rs.level)
 
 
-@kernel
+@inline_kernel
 def raise_to(sst: SeatStates, rs: Record, order: Order, seat: int, new_bet: int,
              unit: int) -> None:
     """A bet or raise to ``new_bet``: full raises reopen the betting."""
@@ -150,7 +150,7 @@ def raise_to(sst: SeatStates, rs: Record, order: Order, seat: int, new_bet: int,
     reopen(sst, rs, order, seat)
 
 
-@kernel
+@inline_kernel
 def open_or_bet(sst: SeatStates, rs: Record, order: Order, n: int, verb: int, amount: int,
                 to_amount: int, all_in: bool, index: int, street: int, unit: int) -> int:
     """The first bet of a round (however the log words it): it may open the pot."""
@@ -178,7 +178,7 @@ def open_or_bet(sst: SeatStates, rs: Record, order: Order, n: int, verb: int, am
     return chips
 
 
-@kernel
+@inline_kernel
 def _draw_begins(sst: SeatStates, rs: Record, order: Order, index: int) -> None:
     rs.draw_index = index
     count = rs.count
@@ -205,7 +205,7 @@ def _draw_begins(sst: SeatStates, rs: Record, order: Order, index: int) -> None:
             s.bet_at_draw = target
 
 
-@kernel
+@inline_kernel
 def _after_draw_first(sst: SeatStates, rs: Record, order: Order) -> int:
     # A dead (false) opener with no declarer still fixes where the action starts.
     start = rs.opener if rs.opener != 0 else rs.original_opener
@@ -224,7 +224,7 @@ def _after_draw_first(sst: SeatStates, rs: Record, order: Order) -> int:
     return start
 
 
-@kernel
+@inline_kernel
 def enter(sst: SeatStates, rs: Record, order: Order, section: int, index: int) -> None:
     """Start a section: open a betting round, or note where the draw began."""
     if rs.draw_index < 0 and (section in (SEC_DRAW, SEC_AFTER_DRAW)):

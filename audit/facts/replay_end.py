@@ -25,7 +25,7 @@ from audit.facts.replay_state import (
     CardLists,
     Lengths,
     hand_after_draw,
-    kernel,
+    inline_kernel,
     known,
     mask_of,
     minus,
@@ -40,7 +40,7 @@ Order = npt.NDArray[np.int64]
 Record = Any  # one numpy record: its fields are attributes in compiled code
 
 
-@kernel
+@inline_kernel
 def strength(cards: Cards, start: int, count: int) -> int:
     """The strength of a card range: UNKNOWN for None or ``??``, INVALID if not a hand."""
     if count < 0:
@@ -52,14 +52,14 @@ def strength(cards: Cards, start: int, count: int) -> int:
     return INVALID if value < 0 else value
 
 
-@kernel
+@inline_kernel
 def _put(pool: Cards, size: int, buf: Cards, count: int) -> int:
     for i in range(count):
         pool[size + i] = buf[i]
     return size + count
 
 
-@kernel
+@inline_kernel
 def _dealt_hand(lists: CardLists, lengths: Lengths, n: int, cards: Cards, shown_start: int,
                 shown_count: int, out: Cards) -> int:
     """:func:`rebuild_dealt` into ``out``: its length, -1 when the log cannot prove it."""
@@ -88,7 +88,7 @@ def _dealt_hand(lists: CardLists, lengths: Lengths, n: int, cards: Cards, shown_
     return size + lengths[n, DISCARDS]
 
 
-@kernel
+@inline_kernel
 def _final_hand(lists: CardLists, lengths: Lengths, n: int, cards: Cards, shown_start: int,
                 shown_count: int, out: Cards) -> int:
     """``final_hand`` into ``out``: the shown cards, else the replayed hand; -1: unknown."""
@@ -102,7 +102,7 @@ def _final_hand(lists: CardLists, lengths: Lengths, n: int, cards: Cards, shown_
     return size if known(out, size) else -1
 
 
-@kernel
+@inline_kernel
 def write_seats(sst: SeatStates, rs: Record, first_row: int, count: int, seat_numbers: Order,
                 seats: Table, actions: Table, action_start: int, cards: Cards,
                 lists: CardLists, lengths: Lengths, pool: Cards, size: int, tmp: Cards) -> int:
@@ -153,7 +153,7 @@ def write_seats(sst: SeatStates, rs: Record, first_row: int, count: int, seat_nu
     return size
 
 
-@kernel
+@inline_kernel
 def _showdown(sst: SeatStates, order: npt.NDArray[np.int64], count: int, eligible: int,
               seats: Table, pot: Record) -> None:
     """Who contests the pot and who should win it (``audit.rules._pots.showdown``)."""
@@ -196,7 +196,7 @@ def _showdown(sst: SeatStates, order: npt.NDArray[np.int64], count: int, eligibl
     pot.best = top
 
 
-@kernel
+@inline_kernel
 def write_pots(sst: SeatStates, order: npt.NDArray[np.int64], count: int,
                seat_numbers: Order, h: int, dead_money: int, seats: Table, pots: Table,
                first: int, levels: Order) -> int:

@@ -34,6 +34,7 @@ from audit.facts.replay_state import (
     append,
     hand_after_draw,
     holds,
+    inline_kernel,
     kernel,
 )
 from audit.facts.tables import SeatStatus
@@ -93,7 +94,7 @@ def _is_turn_verb(verb: int) -> bool:
     return (verb in (V_CHECKS, V_OPENS, V_BETS, V_CALLS, V_RAISES, V_FOLDS))
 
 
-@kernel
+@inline_kernel
 def _discard(lists: CardLists, lengths: Lengths, tmp: Cards, n: int, cards: Cards,
              start: int, count: int, drawn_start: int, drawn_count: int) -> None:
     """Discards and draws: a discard the seat did not hold is noted as a mismatch."""
@@ -107,7 +108,7 @@ def _discard(lists: CardLists, lengths: Lengths, tmp: Cards, n: int, cards: Card
     append(lists, lengths, n, DRAWN, cards, drawn_start, drawn_count)
 
 
-@kernel
+@inline_kernel
 def _other(sst: SeatStates, rs: Record, events: IntArray, e: int, index: int, n: int,
            cards: Cards, lists: CardLists, lengths: Lengths, tmp: Cards) -> int:
     """A player's line that is not a bet: withdrawals, declarations, the draw, the end."""
@@ -144,7 +145,7 @@ def _other(sst: SeatStates, rs: Record, events: IntArray, e: int, index: int, n:
     return 0
 
 
-@kernel
+@inline_kernel
 def _dealer_or_floor(sst: SeatStates, rs: Record, events: IntArray, e: int, index: int,
                      n: int, cards: Cards, lists: CardLists, lengths: Lengths) -> int:
     """A dealer or floor line about seated seat ``n``."""
@@ -182,7 +183,7 @@ def _dealer_or_floor(sst: SeatStates, rs: Record, events: IntArray, e: int, inde
     return 0
 
 
-@kernel
+@inline_kernel
 def _effect(sst: SeatStates, rs: Record, order: npt.NDArray[np.int64], events: IntArray,
             e: int, index: int, n: int, cards: Cards, lists: CardLists, lengths: Lengths,
             tmp: Cards, street: int, unit: int) -> int:
@@ -222,7 +223,7 @@ def _effect(sst: SeatStates, rs: Record, order: npt.NDArray[np.int64], events: I
     return _other(sst, rs, events, e, index, n, cards, lists, lengths, tmp)
 
 
-@kernel
+@inline_kernel
 def apply_line(sst: SeatStates, rs: Record, order: npt.NDArray[np.int64], events: IntArray,
                e: int, index: int, cards: Cards, lists: CardLists, lengths: Lengths,
                tmp: Cards, row: Record) -> None:

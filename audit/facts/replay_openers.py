@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from audit.facts.evaluate import holds_openers, is_openers
-from audit.facts.replay_state import UNKNOWN_CARD, kernel
+from audit.facts.replay_state import UNKNOWN_CARD, inline_kernel, kernel
 from audit.facts.tables import Known
 from ingest.scan.layout import ACTOR_SEAT, V_SHOWS_OPENERS
 
@@ -71,7 +71,7 @@ def _valid_openers(buf: Cards, size: int, minimum: int, bobtail: bool) -> bool:
     return size <= 5 and holds_openers(buf, 0, size, minimum, bobtail) == 1
 
 
-@kernel
+@inline_kernel
 def _kept(pool: Cards, seat: Record, shown_start: int, shown_count: int, kept: Cards,
           work: Cards) -> int:
     """The cards the seat kept, read off its shown hand, into ``kept``; -1 if unreadable.
@@ -102,7 +102,7 @@ def _kept(pool: Cards, seat: Record, shown_start: int, shown_count: int, kept: C
     return rest
 
 
-@kernel
+@inline_kernel
 def proof(pool: Cards, actions: Table, first: int, count: int, n: int, seat: Record,
           minimum: int, bobtail: bool, kept: Cards, work: Cards) -> int:
     """Did seat ``n`` show openers (R-JB 3): a ``Known`` value (``_openers.proof``)."""
@@ -142,7 +142,7 @@ def proof(pool: Cards, actions: Table, first: int, count: int, n: int, seat: Rec
     return _UNKNOWN if unknown else _NO
 
 
-@kernel
+@inline_kernel
 def _openers_in(pool: Cards, start: int, count: int, minimum: int, bobtail: bool,
                 work: Cards, index: npt.NDArray[np.int64]) -> int:
     """``_openers.openers_in`` of the dealt cards: 1 / 0, -1 where the reference raises.
@@ -172,7 +172,7 @@ def _openers_in(pool: Cards, start: int, count: int, minimum: int, bobtail: bool
             index[j] = index[j - 1] + 1
 
 
-@kernel
+@inline_kernel
 def kept_openers(pool: Cards, actions: Table, first: int, seat: Record, minimum: int,
                  bobtail: bool, kept: Cards) -> int:
     """Do the cards the seat kept through the draw hold openers (R-JB 10): a ``Known``.
@@ -202,16 +202,21 @@ def kept_openers(pool: Cards, actions: Table, first: int, seat: Record, minimum:
     return _UNKNOWN if held < 0 else _YES if held == 1 else _NO
 
 
-@kernel
+@inline_kernel
 def write_openers(pool: Cards, hand: Record, seats: Table, actions: Table, bobtail: bool,
                   kept: Cards, work: Cards, index: npt.NDArray[np.int64]) -> None:
     """Fill ``had_openers`` and ``proof`` of the hand's seats."""
     minimum = hand.required
     first, count = hand.action_start, hand.action_count
+    shows = False  # a hand without a shows openers line: no seat's lines need reading
+    for e in range(first, first + count):
+        if actions[e].verb == V_SHOWS_OPENERS:
+            shows = True
+            break
     for r in range(hand.seat_start, hand.seat_start + hand.seat_count):
         seat = seats[r]
-        shown = proof(pool, actions, first, count, seat.seat, seat, minimum, bobtail, kept,
-                      work)
+        shown = proof(pool, actions, first, count if shows else 0, seat.seat, seat, minimum,
+                      bobtail, kept, work)
         seat.proof = shown
         if seat.dealt_hand_count >= 0:
             held = _openers_in(pool, seat.dealt_hand_start, seat.dealt_hand_count, minimum,

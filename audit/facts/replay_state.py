@@ -57,12 +57,19 @@ ROUND_STATE = np.dtype([
 #: more than half of the replay's time, and these functions never own an array.
 _OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
 kernel = njit(**_OPTIONS)
+#: The decorator of the functions the replay calls per line or per seat: inlined (numba
+#: IR) into their caller. A call passes every array exploded into its fields on the
+#: stack (sixty words for a line's arguments), which cost the line loop half its time;
+#: inlined into :func:`audit.facts.replay._replay_all` (itself without reference
+#: counting), they cost nothing. Not for a function called from many places: each
+#: inlined copy is compiled again.
+inline_kernel = njit(**_OPTIONS, inline="always")
 
 CardLists = npt.NDArray[np.int8]
 Lengths = npt.NDArray[np.int64]
 
 
-@kernel
+@inline_kernel
 def mask_of(cards: npt.NDArray[np.int8], start: int, count: int) -> np.uint64:
     """The cards of a range as a set: bit ``code`` for each (``??`` is bit 53)."""
     mask = np.uint64(0)
@@ -71,7 +78,7 @@ def mask_of(cards: npt.NDArray[np.int8], start: int, count: int) -> np.uint64:
     return mask
 
 
-@kernel
+@inline_kernel
 def append(lists: CardLists, lengths: Lengths, n: int, kind: int,
            cards: npt.NDArray[np.int8], start: int, count: int) -> None:
     """Extend seat ``n``'s list ``kind`` with ``cards[start:start + count]``."""
@@ -81,7 +88,7 @@ def append(lists: CardLists, lengths: Lengths, n: int, kind: int,
     lengths[n, kind] = k + max(count, 0)
 
 
-@kernel
+@inline_kernel
 def _remove(buf: npt.NDArray[np.int8], size: int, card: int) -> int:
     """Remove the first ``card`` of ``buf[:size]``; the new size (unchanged if absent)."""
     for i in range(size):
@@ -92,7 +99,7 @@ def _remove(buf: npt.NDArray[np.int8], size: int, card: int) -> int:
     return size
 
 
-@kernel
+@inline_kernel
 def holds(buf: npt.NDArray[np.int8], size: int, card: int) -> bool:
     """``card in buf[:size]``."""
     for i in range(size):  # noqa: SIM110 (a plain loop compiles best)
@@ -101,13 +108,13 @@ def holds(buf: npt.NDArray[np.int8], size: int, card: int) -> bool:
     return False
 
 
-@kernel
+@inline_kernel
 def known(buf: npt.NDArray[np.int8], size: int) -> bool:
     """No ``??`` in ``buf[:size]``."""
     return not holds(buf, size, UNKNOWN_CARD)
 
 
-@kernel
+@inline_kernel
 def hand_after_draw(lists: CardLists, lengths: Lengths, n: int,
                     out: npt.NDArray[np.int8]) -> int:
     """:meth:`SeatState.hand_after_draw` of seat ``n`` into ``out``; its length."""
@@ -127,7 +134,7 @@ def hand_after_draw(lists: CardLists, lengths: Lengths, n: int,
     return size
 
 
-@kernel
+@inline_kernel
 def minus(buf: npt.NDArray[np.int8], size: int, lists: CardLists, lengths: Lengths, n: int,
           kind: int) -> int:
     """:func:`audit.replay.cards.minus` in place: ``buf[:size]`` less seat ``n``'s list

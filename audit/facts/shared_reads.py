@@ -5,10 +5,11 @@ The main process holds the store's connection, so it reads staging for every bat
 its batches and pickled them to the workers: sorting, copying and pickling the rows of
 every hand in the one process that the workers wait on. Now it writes each read once, as
 it came, to Arrow IPC files in a temporary folder (a copy of the buffers), and a batch
-travels as its hand ids and the name of its read: the worker maps the files (no copy) and
-takes and sorts its own hands' rows (:func:`audit.facts.staging.group_rows`), the same
-rows in the same order as before. A read's files are removed when its last batch is done,
-the folder when the audit ends, or by the next audit if this one was killed.
+travels as the name of its read and the range of its hands there: the worker maps the
+files (no copy; a worker given several batches of one read maps it once) and lays its own
+hands' rows out (:func:`audit.facts.staging.staging_arrays`). A read's files are removed
+when its last batch is done, the folder when the audit ends, or by the next audit if this
+one was killed.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
-from audit.facts.staging import StagingRows, group_rows, read_rows
+from audit.facts.staging import StagingRows, read_rows
 
 #: The tables of a read, one file each.
 _TABLES = ("hands", "seats", "actions")
@@ -33,18 +34,29 @@ _TABLES = ("hands", "seats", "actions")
 
 @dataclass(frozen=True, slots=True)
 class StagedGroup:
-    """A batch's hands in a read kept in files: their ids, the read, their first ordinal."""
+    """A batch's hands in a read kept in files: the read, their first ordinal, how many."""
 
-    hand_ids: list[str]
     read: str  #: the read's files, without ``.TABLE.arrow``
     first: int
+    count: int
 
     def rows(self) -> StagingRows:
-        """The batch's staging rows (by hand then seat or line), from the mapped files."""
+        """The batch's staging rows, in the read's files (mapped once per process)."""
+        return StagingRows(*_mapped(self.read), self.first, self.count)
+
+
+#: The read this process mapped last (its batches come together).
+_MAPPED: dict[str, tuple[pa.Table, pa.Table, pa.Table]] = {}
+
+
+def _mapped(read: str) -> tuple[pa.Table, pa.Table, pa.Table]:
+    if read not in _MAPPED:
+        _MAPPED.clear()
         hands, seats, actions = (
-            pa.ipc.open_file(pa.memory_map(f"{self.read}.{name}.arrow")).read_all()
+            pa.ipc.open_file(pa.memory_map(f"{read}.{name}.arrow")).read_all()
             for name in _TABLES)
-        return group_rows(self.hand_ids, self.first, hands, seats, actions)
+        _MAPPED[read] = (hands, seats, actions)
+    return _MAPPED[read]
 
 
 class SharedReads:
@@ -54,19 +66,20 @@ class SharedReads:
         self.folder = folder
         self._left: dict[str, int] = {}
 
-    def stage(self, con: duckdb.DuckDBPyConnection, groups: Sequence[list[str]]
+    def stage(self, con: duckdb.DuckDBPyConnection, groups: Sequence[pa.Array | list[str]]
               ) -> list[StagedGroup]:
         """Read the staging rows of ``groups`` of hand ids into a new read's files."""
         read = str(self.folder / f"read-{len(self._left) + 1}")
-        for name, table in zip(_TABLES, read_rows(con, [h for g in groups for h in g]),
-                               strict=True):
+        ids = pa.concat_arrays([g if isinstance(g, pa.Array) else pa.array(g, pa.string())
+                                for g in groups]) if groups else pa.array([], pa.string())
+        for name, table in zip(_TABLES, read_rows(con, ids), strict=True):
             # One record batch: a worker's take from a chunked table would join them again.
             table = table.combine_chunks()
             with pa.ipc.new_file(f"{read}.{name}.arrow", table.schema) as writer:
                 writer.write_table(table)
         starts = np.cumsum([0, *(len(g) for g in groups)]).tolist()
         self._left[read] = len(groups)
-        return [StagedGroup(group, read, first)
+        return [StagedGroup(read, first, len(group))
                 for group, first in zip(groups, starts, strict=False)]
 
     def done(self, group: StagedGroup) -> None:
@@ -86,8 +99,11 @@ def shared_reads() -> Iterator[SharedReads]:
     """Reads in a temporary folder, removed with everything in it on the way out (and, if
     the audit was killed, by the next audit: a folder whose process is gone)."""
     _remove_orphans(Path(tempfile.gettempdir()))
-    with tempfile.TemporaryDirectory(prefix=f"{_PREFIX}{os.getpid()}-") as folder:
-        yield SharedReads(Path(folder))
+    try:
+        with tempfile.TemporaryDirectory(prefix=f"{_PREFIX}{os.getpid()}-") as folder:
+            yield SharedReads(Path(folder))
+    finally:
+        _MAPPED.clear()  # a read this process mapped itself (batches audited in process)
 
 
 def _remove_orphans(parent: Path) -> None:

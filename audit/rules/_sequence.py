@@ -18,9 +18,3 @@ def seat_anchor(ctx: Run, deal: object, seat: object) -> tuple[int | None, int |
         return seat.anchor_line, seat.anchor_index  # type: ignore[attr-defined]
     return deal.first_line or None, None  # type: ignore[attr-defined]
 
-
-def pair_keys(rows: np.ndarray, players: np.ndarray) -> np.ndarray:
-    """One 64-bit key per (deal row, player): equal pairs give equal keys."""
-    with np.errstate(over="ignore"):
-        return (rows.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-                ^ players.astype(np.uint64))

@@ -9,7 +9,7 @@ import numpy as np
 from audit.facts.context import Result, money
 from audit.facts.sequence import Run
 from audit.rule import SequenceRule
-from audit.rules._sequence import pair_keys, previous_row, seat_anchor
+from audit.rules._sequence import previous_row, seat_anchor
 from schemas.findings import Severity
 
 
@@ -45,20 +45,16 @@ class SeatChangeWithAntesCarried(SequenceRule):
         d, s = ctx.deals, ctx.seats
         before = previous_row(ctx)
         carried = (ctx.previous >= 0) & (d.carried_forward[before] != 0)
-        # Seats of those deals whose player sat elsewhere in the deal before.
+        # Seats of those deals whose player sat elsewhere in the deal before: each is
+        # compared with every seat of that deal (at most ten, one column at a time).
         rows = np.flatnonzero(carried[s.deal])
-        mine = pair_keys(before[s.deal[rows]], s.player[rows])
-        # ... matched against the seats of the deals those pots were carried from
-        earlier = np.zeros(len(d), dtype=np.bool_)
-        earlier[before[carried]] = True
-        pool = np.flatnonzero(earlier[s.deal])
-        theirs = pair_keys(s.deal[pool], s.player[pool])
-        order = np.argsort(theirs)
-        at = np.clip(np.searchsorted(theirs[order], mine), 0, max(len(order) - 1, 0))
-        match = pool[order[at]] if len(order) else at
-        moved = ((pair_keys(s.deal[match], s.player[match]) == mine)
-                 & (s.player[match] == s.player[rows])
-                 & (s.seat[match] != s.seat[rows])) if len(order) else np.zeros(0, bool)
+        earlier = before[s.deal[rows]]
+        first, count = d.seat_start[earlier], d.seat_count[earlier]
+        player, seat = s.player[rows], s.seat[rows]
+        moved = np.zeros(len(rows), dtype=np.bool_)
+        for k in range(int(count.max()) if len(rows) else 0):
+            there = np.where(k < count, first + k, 0)
+            moved |= (k < count) & (s.player[there] == player) & (s.seat[there] != seat)
         for row in np.unique(s.deal[rows[moved]]).tolist():
             yield from self._deal(ctx, row)
 

@@ -61,7 +61,7 @@ class IneligiblePlayerDealtIn(SequenceRule):
         # A deal whose pot carries what bars a player: forfeited money, or an all-in
         # false opener. Carried forward along the table's deals until a pot is won.
         bars = np.zeros(len(d), dtype=np.bool_)
-        np.logical_or.at(bars, s.deal, s.false_opener & (s.all_in_declaration_line >= 0))
+        bars[s.deal[s.false_opener & (s.all_in_declaration_line >= 0)]] = True
         source = (d.forfeited > 0) | bars
         live = carried & source[before]
         while True:

@@ -64,14 +64,14 @@ class MissingAnteOrFattener(SequenceRule):
         fattened = (fattening is not None) & (ctx.previous >= 0) & d.passed_out[before]
         due = np.where(fattened, np.maximum(d.ante, fattening or 0), d.ante)
         owing = np.maximum(d.ante, fattening or 0)
-        dealt_in = np.flatnonzero(s.dealt_in)  # only a seat dealt in owes
-        deal, ante, stack = s.deal[dealt_in], s.ante[dealt_in], s.stack[dealt_in]
-        short = (ante < np.minimum(due[deal], stack)) & (due[deal] > 0)
-        unsure = np.zeros(len(deal), dtype=np.bool_)
+        # Per seat row: only a seat dealt in owes.
+        seat_due = due[s.deal]
+        short = s.dealt_in & (seat_due > 0) & (s.ante < np.minimum(seat_due, s.stack))
         if fattening is not None:
-            unsure = ((ante < np.minimum(owing[deal], stack)) & (owing[deal] > 0)
-                      & (ctx.previous[deal] == -1) & (d.jackpot[deal] > 1))
-        rows = np.union1d(deal[short], deal[unsure])
+            seat_owing = owing[s.deal]
+            short |= (s.dealt_in & (seat_owing > 0) & (s.ante < np.minimum(seat_owing, s.stack))
+                      & (ctx.previous[s.deal] == -1) & (d.jackpot[s.deal] > 1))
+        rows = np.unique(s.deal[short])
         for row in rows[judged[rows]].tolist():
             yield from self._deal(ctx, row, int(due[row]), bool(fattened[row]))
 

@@ -10,6 +10,7 @@ import duckdb
 import pytest
 
 import audit.store as store
+from audit.facts.arrays import TableMemory
 from audit.profiles import load_profile
 from ingest.load import ingest_paths
 from schemas.store import connect
@@ -68,5 +69,34 @@ def test_a_stored_hand_without_staging_rows_is_counted_and_reported(tmp_path: Pa
                            "(ingest it again)"}
         assert con.execute("SELECT count(*) FROM audit_hands WHERE hand_id = ?",
                            [lost]).fetchone() == (1,)
+    finally:
+        con.close()
+
+
+def test_batches_in_kept_memory_give_the_rows_of_fresh_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker lays out, replays and checks batch after batch in the same memory
+    (``audit.facts.arrays.TableMemory``): nothing of a batch may outlive it."""
+    room = corpus("robert", hands=700, seed=23, violations=0.3, unrecorded=0.05, tables=5)
+    ingest_paths([str(p) for p in room.files], str(tmp_path / "store.duckdb"))
+    con = connect(str(tmp_path / "store.duckdb"))
+    try:
+        profile = load_profile("robert")
+        monkeypatch.setattr(store, "BATCH_HANDS", 90)
+        monkeypatch.setattr(store, "READ_HANDS", 200)
+        kept = store.audit_store(con, profile, workers=1)
+        rows = _rows(con)
+        assert kept.findings > 50
+        batch = store._audit_batch
+        memories: list[TableMemory] = []
+
+        def fresh(work: Any, profile: Any, memory: TableMemory | None = None) -> Any:
+            memories.append(TableMemory())
+            return batch(work, profile, memories[-1])
+
+        monkeypatch.setattr(store, "_audit_batch", fresh)
+        assert store.audit_store(con, profile, workers=1) == kept
+        assert len(memories) >= 5
+        assert _rows(con) == rows
     finally:
         con.close()

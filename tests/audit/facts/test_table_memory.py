@@ -37,3 +37,17 @@ def test_batches_in_kept_memory_equal_fresh_ones() -> None:
             assert getattr(kept, name).dtype == getattr(fresh, name).dtype
         # As a check worker does: the joined batch, replayed into the same memory.
         _same(replay_facts(kept, profile, memory), replay_facts(fresh, profile))
+
+
+def test_tables_in_memory_full_of_garbage_equal_fresh_ones() -> None:
+    # The action rows are written whole, never filled beforehand: memory left with any
+    # bytes at all (here 0xAB everywhere) gives the tables fresh memory gives, hands the
+    # replay does not reach (a seat named twice, damaged hands) included.
+    profile = load_profile("foster")
+    room = corpus("foster", hands=300, seed=5, violations=0.2, unrecorded=0.1)
+    memory = TableMemory()
+    for path in room.files:
+        arrays = scan(np.frombuffer(path.read_bytes(), dtype=np.uint8)).arrays
+        for name in ("fact hands", "fact actions", "fact seats", "fact pots"):
+            memory.array(name, np.uint8, (1 << 20,)).fill(0xAB)
+        _same(replay_facts(arrays, profile, memory), replay_facts(arrays, profile))
