@@ -66,7 +66,13 @@ from openers.nightly.runs import (
 from openers.nightly.sealing import StoreTampered, check_head, check_queued, stored_mark
 from openers.nightly.stages import audit_stage, ingest_stage, integrity_stage, queue_hands
 from openers.nightly.startup import Preload
-from openers.nightly.storeopen import DEFAULT_WAIT, bound_memory, closing_memory, connect_waiting
+from openers.nightly.storeopen import (
+    DEFAULT_WAIT,
+    bound_memory,
+    closing_memory,
+    connect_waiting,
+    names_a_lock,
+)
 from openers.verify import review_head
 from schemas.findings import Severity
 from schemas.seals import seal
@@ -141,7 +147,7 @@ def _reason(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
         return f"disk full: {exc}"
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    if "lock" in text.lower() and isinstance(exc, duckdb.Error):
+    if isinstance(exc, duckdb.Error) and names_a_lock(text):
         return f"database locked by another process: {text}"
     if "no space" in text.lower():
         return f"disk full: {text}"

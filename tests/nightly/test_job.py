@@ -167,6 +167,18 @@ def test_disk_full_fails_with_exit_2_and_the_reason(tmp_path, monkeypatch):
     assert status == "failed" and error.startswith("disk full")
 
 
+def test_an_out_of_memory_error_is_not_called_a_lock():
+    from openers.nightly.job import _reason
+
+    memory = duckdb.OutOfMemoryException(
+        "Out of Memory Error: could not allocate block of size 256.0 KiB (244.1 MiB/244.1 "
+        "MiB used)")
+    assert _reason(memory).startswith("Out of Memory Error: could not allocate block")
+    locked = duckdb.IOException('IO Error: Could not set lock on file "store.duckdb": '
+                                "Conflicting lock is held")
+    assert _reason(locked).startswith("database locked by another process: ")
+
+
 def test_a_hand_still_being_written_waits_for_the_next_run(tmp_path):
     inbox = tmp_path / "inbox"
     write_day(inbox, ("T01",), range(3))

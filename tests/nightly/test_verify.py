@@ -16,6 +16,7 @@ from openers.cli import app
 from openers.nightly.job import ExitCode
 from openers.nightly.sealing import StoreTampered, check_queued, stored_mark
 from openers.verify import verify_store
+from schemas import seals as seals_module
 from schemas.raw import raw_rows_of
 from schemas.reviews import Change, FindingKey, record, reviews_path_for
 from schemas.seals import seal
@@ -299,3 +300,39 @@ def test_raw_rows_of_keeps_the_named_hands_once_each(store):
     finally:
         con.close()
     assert got == wanted and len(got) == 3
+
+
+#: The digests of a seal as first written: one aggregate over every line (which holds them
+#: all in memory); :func:`schemas.seals._pair` streams them and must give the same.
+_AGGREGATE_HANDS = """
+SELECT count(*), sha256(coalesce(string_agg(c.hand_id || ':' || coalesce(h.sha256, ''), chr(10)
+                                             ORDER BY c.hand_id), ''))
+FROM ops_run_hands c LEFT JOIN raw_hands h USING (hand_id)
+WHERE c.run_id BETWEEN $first AND $last
+"""
+_AGGREGATE_QUARANTINE = f"""
+WITH present AS (SELECT DISTINCT {seals_module.QUARANTINE_KEY_SQL} AS k FROM quarantine q)
+SELECT count(*), sha256(coalesce(string_agg(
+           c.quarantine_key || ':' || CAST(p.k IS NOT NULL AS VARCHAR), chr(10)
+           ORDER BY c.quarantine_key), ''))
+FROM ops_run_quarantine c LEFT JOIN present p ON p.k = c.quarantine_key
+WHERE c.run_id BETWEEN $first AND $last
+"""
+
+
+def test_streamed_seal_digests_equal_the_aggregate_ones(store, monkeypatch):
+    monkeypatch.setattr(seals_module, "_DIGEST_ROWS", 7)  # many batches, a line across none
+    _edit(store, f"DELETE FROM raw_hands WHERE hand_id = '{HAND}'",  # a claimed hand gone
+          "INSERT INTO ops_run_quarantine VALUES ('no-such-key', 1)",
+          "INSERT INTO ops_run_quarantine VALUES ('another-key', 2)")
+    con = duckdb.connect(str(store), read_only=True)
+    try:
+        for first, last in ((1, 1), (2, 2), (1, 2), (3, 9)):
+            for streamed, aggregate in ((seals_module._HANDS_SQL, _AGGREGATE_HANDS),
+                                        (seals_module._QUARANTINE_SQL, _AGGREGATE_QUARANTINE)):
+                want = con.execute(aggregate, {"first": first, "last": last}).fetchall()[0]
+                assert seals_module._pair(con, streamed, first, last) == tuple(want)
+        hands = con.execute(_AGGREGATE_HANDS, {"first": 1, "last": 2}).fetchall()[0][0]
+    finally:
+        con.close()
+    assert hands > 20  # the runs claimed hands: the digests above are not of nothing
