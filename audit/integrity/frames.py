@@ -351,7 +351,9 @@ def _batch(con: duckdb.DuckDBPyConnection, part: pa.Table, first: int, profile: 
     d_start, d_count, d_flat = _flatten(acts.column("drawn"), len(c_flat))
 
     def column(name: str, dtype: type) -> npt.NDArray[Any]:
-        return acts.column(name).to_numpy(zero_copy_only=False).astype(dtype, copy=False)
+        # Always a fresh writable array: a zero-copy view (one chunk, no nulls) would be
+        # read-only, and compiled code taking it compiles a second time for that type.
+        return np.array(acts.column(name).to_numpy(zero_copy_only=False), dtype=dtype)
 
     days = part.column("day").cast(pa.int32()).to_numpy()
     return Batch(

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
+from contextlib import closing
 
+import numpy as np
+
+from audit.integrity.frames import Batch, Names, read_batches
+from audit.integrity.warm import SAMPLE
+from audit.profiles import load_profile
+from ingest.load import ingest_paths
 from ingest.scan.cache import warm_up_functions
+from schemas.store import connect
 from tests.integrity.conftest import Room
 
 #: In a fresh interpreter: warm up, then analyse a real store; print each kernel's
@@ -42,3 +51,24 @@ def test_a_night_after_the_warm_up_compiles_nothing_more(clean_room: Room) -> No
     assert got["hands"] > 0
     assert all(len(kernel) == 1 for kernel in got["warmed"]), got["warmed"]
     assert got["after"] == got["warmed"]
+
+
+def _arrays_typed_alike(batch: Batch) -> None:
+    for field in dataclasses.fields(batch):
+        value = getattr(batch, field.name)
+        if isinstance(value, np.ndarray):
+            assert value.flags.writeable and value.flags.c_contiguous, field.name
+
+
+def test_every_batch_gives_the_kernels_the_same_array_types(clean_room: Room) -> None:
+    """Read-only (zero-copy) or writable depends on how DuckDB chunked a column: a batch of
+    one hand and a batch of thousands must still look the same to compiled code."""
+    profile = load_profile("robert")
+    with closing(connect(":memory:")) as con:
+        ingest_paths([SAMPLE], con)
+        one = list(read_batches(con, profile, Names()))
+    with closing(clean_room.connect()) as con:
+        many = list(read_batches(con, profile, Names(), batch_hands=1500))
+    assert len(one) == 1 and len(one[0]) == 1 and len(many) > 1
+    for batch in [*one, *many]:
+        _arrays_typed_alike(batch)

@@ -74,6 +74,14 @@ def _attainable(times: npt.NDArray[np.float64], kinds: I64, order: I64, starts: 
     return log_floor, positive
 
 
+def warm_up() -> None:
+    """Compile :func:`_attainable` ahead (``openers warmup``), with the array types
+    :meth:`ArriveTogether.cells` gives it (its caller is Python: no compiled caller
+    compiles it along)."""
+    none = np.zeros(0, dtype=np.int64)
+    _attainable(np.zeros(0), none, none, none, none, none, none)
+
+
 def coincidence_probability(near: I64) -> npt.NDArray[np.float64]:
     """Chance that at least one of ``near`` moves placed uniformly within the span falls
     within the window (the null probability of a coincidence)."""
