@@ -153,3 +153,24 @@ def test_a_store_without_remembered_hashes_upgrades(tmp_path, unread):
         assert unread == []
     finally:
         con.close()
+
+
+def test_listed_files_are_named_by_their_resolved_path(tmp_path, monkeypatch):
+    real = tmp_path / "real"
+    (real / "deep").mkdir(parents=True)
+    (real / "a.log").write_text("a")
+    (real / "deep" / "b.log").write_text("b")
+    (tmp_path / "alias").symlink_to(real)  # a linked folder on the way to a link's target
+    inbox = tmp_path / "in"
+    (inbox / "sub").mkdir(parents=True)
+    (inbox / "plain.log").write_text("p")
+    (inbox / "abs.log").symlink_to(real / "a.log")
+    (inbox / "rel.log").symlink_to("../real/deep/b.log")
+    (inbox / "sub" / "up.log").symlink_to("../../alias/deep/../a.log")
+    (inbox / "chain.log").symlink_to(inbox / "rel.log")
+    (inbox / "dot.log").symlink_to("./plain.log")
+    monkeypatch.chdir(tmp_path)
+    for given in (inbox, inbox.relative_to(tmp_path), tmp_path / "in" / "sub" / ".."):
+        expected = sorted({p.resolve() for p in inbox.rglob("*.log")})
+        assert list_inbox([given]) == expected
+    assert len(expected) == 3  # a.log, b.log and plain.log, each once
