@@ -1,7 +1,7 @@
 """The nightly job end to end, against DuckDB's bare line scan of the same files.
 
     .venv/bin/python benchmarks/bench_nightly.py [--hands 100000] [--tables 40]
-        [--violations 0.02] [--room DIR] [--reaudit]
+        [--violations 0.02] [--room DIR] [--reaudit] [--next-night [--store DB]]
         [--memory-hands N | --memory-logs DIR]
 
 One room is generated (``--hands`` hands, ``--tables`` tables, every code planted in
@@ -19,7 +19,11 @@ One room is generated (``--hands`` hands, ``--tables`` tables, every code plante
   (``audit_store``, from staging);
 - with ``--next-night``, the night after instead: a first night on every file but the
   last day's (files named ``TABLE_DAY.log``), then the measured night adding that day
-  to a store that holds the others (what a night costs once the store has a history).
+  to a store that holds the others (what a night costs once the store has a history);
+  ``--store DB`` names that first night's store instead (e.g. a million-hand room's history,
+  filled by an earlier ``openers nightly`` from the same files, read only: a copy of it
+  takes the night), so only the night after is run and measured. The copy's inbox is
+  planned first, as the first night's end leaves it (the files' hashes remembered).
 
 The machine's load average is printed before and after: on a shared machine, compare
 CPU seconds as well as wall time.
@@ -50,6 +54,7 @@ from audit.profiles import load_profile
 from audit.store import audit_store
 from openers.generator import GenerateConfig, generate
 from openers.generator.generate import LOGS_DIR
+from openers.nightly.inbox import list_inbox, plan_files
 from schemas.store import connect
 
 #: The job's peak memory, and its largest audit worker's, measured inside the child.
@@ -162,8 +167,9 @@ def _memory(logs: Path) -> None:
     print("\n".join(night.stages))
 
 
-def _next_night(logs: Path, root: Path) -> tuple[Night, Night]:
-    """A first night on every file but the last day's, then the night that adds it."""
+def _next_night(logs: Path, root: Path, store: Path | None) -> tuple[Night | None, Night]:
+    """A first night on every file but the last day's (or a copy of ``store``, which holds
+    them), then the night that adds it."""
     files = sorted(logs.rglob("*.log"))
     last = max(f.stem.rsplit("_", 1)[-1] for f in files)
     inbox = root / "inbox"
@@ -171,7 +177,16 @@ def _next_night(logs: Path, root: Path) -> tuple[Night, Night]:
     for f in files:
         if not f.stem.endswith(last):
             (inbox / f.name).symlink_to(f)
-    first = _night(inbox, root / "store.duckdb", root / "reports")
+    first = None
+    if store is None:
+        first = _night(inbox, root / "store.duckdb", root / "reports")
+    else:
+        shutil.copyfile(store, root / "store.duckdb")
+        con = connect(root / "store.duckdb")
+        try:
+            plan_files(con, list_inbox([inbox]), settle_seconds=0.0)
+        finally:
+            con.close()
     for f in files:
         if f.stem.endswith(last):
             (inbox / f.name).symlink_to(f)
@@ -186,6 +201,8 @@ def main() -> None:
     parser.add_argument("--room", default="", help="an existing room's logs folder")
     parser.add_argument("--reaudit", action="store_true")
     parser.add_argument("--next-night", action="store_true")
+    parser.add_argument("--store", default="", help="with --next-night: the first night's "
+                        "store (read only; a copy takes the night)")
     parser.add_argument("--memory-hands", type=int, default=0)
     parser.add_argument("--memory-logs", default="")
     args = parser.parse_args()
@@ -207,10 +224,11 @@ def main() -> None:
         _warm(root)
         print(_load())
         if args.next_night:
-            first, night = _next_night(logs, root)
+            first, night = _next_night(logs, root, Path(args.store) if args.store else None)
             print(_load())
-            print(f"first night: {first.hands:,} hands in {first.seconds:.2f} s, "
-                  f"{first.cpu_seconds:.1f} CPU s")
+            if first is not None:
+                print(f"first night: {first.hands:,} hands in {first.seconds:.2f} s, "
+                      f"{first.cpu_seconds:.1f} CPU s")
             print(f"next night:  {night.hands:,} new hands in {night.seconds:.2f} s, "
                   f"{night.cpu_seconds:.1f} CPU s; peak {night.peak_kib / 1024:,.0f} MiB")
             print("\n".join(night.stages))

@@ -13,11 +13,22 @@ of those bytes (``ops_inbox_files``). On the next run a file is:
 
 Compressed files are never read from an offset (an offset into a gzip stream
 is no place to start); a ``.gz`` that changed is read again in full.
+
+Hashing every known file again each night costs what the inbox's history weighs (3.5 s
+for the 2,600 files of a million hands), so each hash is remembered with the file's stat
+(size, modification and change times in nanoseconds, inode, device; ``ops_inbox_stats``):
+a file whose stat is the remembered one is not read, its remembered hash stands for the
+one it would give. Anything that differs and the file is hashed, as when nothing was
+remembered; a rewrite at equal size and mtime still changes the change time, which no
+one can set. A file changed less than :data:`_RACY_SECONDS` before the plan began is not
+remembered (a write in the same tick of the file system's clock may leave its stat as
+it was).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import time
 from collections.abc import Iterable, Sequence
@@ -25,6 +36,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
+from typing import NamedTuple
 
 import duckdb
 import pyarrow as pa
@@ -84,6 +96,7 @@ def list_inbox(inboxes: Sequence[Path]) -> list[Path]:
     :class:`InboxError` for a path that does not exist or cannot be listed.
     """
     found: dict[Path, None] = {}
+    real_dirs: dict[str, str] = {}
     for inbox in inboxes:
         if inbox.is_file():
             found[inbox.resolve()] = None
@@ -99,8 +112,31 @@ def list_inbox(inboxes: Sequence[Path]) -> list[Path]:
             if any(part.startswith(".") for part in relative.parts):
                 continue
             if entry.is_file() and is_log_name(entry.name):
-                found[entry.resolve()] = None
+                found[_resolved(entry, real_dirs)] = None
     return sorted(found)
+
+
+#: Links followed one by one before :func:`_resolved` leaves a chain to ``Path.resolve``.
+_MAX_LINKS = 8
+
+
+def _resolved(path: Path, real_dirs: dict[str, str]) -> Path:
+    """``path.resolve()`` of an existing file, each folder on the way resolved once
+    (``real_dirs``): resolving each of 2,600 links in one folder walked every folder of
+    both paths again, a fifth of a second of a night's planning."""
+    text = str(path)
+    for _ in range(_MAX_LINKS):
+        head, name = os.path.split(text)
+        if name in ("", ".", ".."):
+            break
+        real_head = real_dirs.get(head)
+        if real_head is None:
+            real_head = real_dirs[head] = os.path.realpath(head)
+        full = os.path.join(real_head, name)
+        if not os.path.islink(full):
+            return Path(full)
+        text = os.path.join(real_head, os.readlink(full))  # absolute, or from its folder
+    return path.resolve()
 
 
 def _hash_file(path: Path, prefix: int | None) -> tuple[int, str, str | None]:
@@ -153,12 +189,23 @@ def plan_files(
     }
     read_whole = {(offset, sha) for offset, _, sha in known.values()}
     clock = time.time() if now is None else now
+    hashes = _remembered_hashes(con)
+    hashed: list[tuple[Path, FileStat, str]] = []
     plans: list[FilePlan] = []
     for path in files:
         previous = known.get(str(path))
         compressed = path.name.lower().endswith(".gz")
         prefix = previous[0] if previous is not None and not compressed else None
-        size, sha, prefix_sha = _hash_file(path, prefix)
+        stat = file_stat(path)
+        remembered = hashes.get(str(path))
+        if remembered is not None and remembered[0] == stat and prefix in (None, stat.size):
+            # Unchanged since it was hashed: what _hash_file would give, without reading.
+            size, sha = stat.size, remembered[1]
+            prefix_sha = sha if prefix is not None else None
+        else:
+            size, sha, prefix_sha = _hash_file(path, prefix)
+            if size == stat.size and clock - stat.changed_ns / 1e9 >= _RACY_SECONDS:
+                hashed.append((path, stat, sha))
         start, start_line = 0, 1
         if previous is not None and compressed and (size, sha) == (previous[0], previous[2]):
             action = FileAction.SKIP
@@ -177,7 +224,60 @@ def plan_files(
         plans.append(
             FilePlan(path, action, start, start_line, size, sha, complete_only=not settled)
         )
+    _remember_hashes(con, hashed)
     return plans
+
+
+#: A file changed less than this many seconds before the plan began is not remembered by
+#: its stat (see the module docstring): the clock of a file's times ticks coarsely.
+_RACY_SECONDS = 2.0
+
+
+class FileStat(NamedTuple):
+    """What a file's stat says of its content: any write changes one of them."""
+
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    inode: int
+    device: int
+
+    @property
+    def changed_ns(self) -> int:
+        """When the file was last changed (its content, or its stat by hand)."""
+        return max(self.mtime_ns, self.ctime_ns)
+
+
+def file_stat(path: Path) -> FileStat:
+    """The stat of ``path`` (links followed)."""
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise InboxError(f"inbox file {path} cannot be read: {exc.strerror or exc}") from exc
+    return FileStat(st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
+
+def _remembered_hashes(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[FileStat, str]]:
+    """Each remembered file's stat when it was hashed, and its hash."""
+    rows = con.execute("SELECT path, size, mtime_ns, ctime_ns, inode, device, sha256 "
+                       "FROM ops_inbox_stats").fetchall()
+    return {row[0]: (FileStat(*(int(v) for v in row[1:6])), str(row[6])) for row in rows}
+
+
+def _remember_hashes(con: duckdb.DuckDBPyConnection,
+                     hashed: Sequence[tuple[Path, FileStat, str]]) -> None:
+    """Remember the hashes just computed with their files' stats (one statement)."""
+    if not hashed:
+        return
+    columns = list(zip(*((str(path), *stat, sha) for path, stat, sha in hashed), strict=True))
+    names = ("path", "size", "mtime_ns", "ctime_ns", "inode", "device", "sha256")
+    types = (pa.string(), pa.int64(), pa.int64(), pa.int64(), pa.uint64(), pa.uint64(),
+             pa.string())
+    _inbox_stats = pa.table(  # named in the statement (DuckDB scans the variable)
+        [pa.array(values, kind) for values, kind in zip(columns, types, strict=True)],
+        names=list(names))
+    con.execute(f"INSERT OR REPLACE INTO ops_inbox_stats SELECT {', '.join(names)} "
+                "FROM _inbox_stats")
 
 
 #: A tail longer than this is never only blank lines: it is read (and may hold nothing).

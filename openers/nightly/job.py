@@ -44,7 +44,7 @@ from openers.nightly.inbox import (
     list_inbox,
     plan_files,
 )
-from openers.nightly.joblog import JobLog
+from openers.nightly.joblog import JobLog, Stopwatch
 from openers.nightly.lock import JobLock, LockHeld
 from openers.nightly.quality import (
     Expectations,
@@ -230,6 +230,7 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
         expect = load_expectations(options.profile)
         counts = result.counts
         missed_findings = _deliver_missed_reports(con, log)
+        watch = Stopwatch()
         plans = plan_files(con, list_inbox(options.inboxes), settle_seconds=options.settle_seconds)
         checkpoint("planned")
         counts.files_seen = len(plans)
@@ -237,7 +238,8 @@ def _work(con: duckdb.DuckDBPyConnection, options: NightlyOptions, log: JobLog,
         counts.files_grown = sum(p.action is FileAction.GROWN for p in plans)
         counts.files_skipped = sum(not p.pending for p in plans)
         log.info("inbox planned", files=counts.files_seen, new=counts.files_new,
-                 grown=counts.files_grown, skipped=counts.files_skipped)
+                 grown=counts.files_grown, skipped=counts.files_skipped,
+                 seconds=watch.seconds(), **watch.figures())
         read = [p for p in plans if p.pending]
         before = stored_mark(con)  # the hands stored before this run: their texts are checked
         summary = ingest_stage(con, read, log, result.run_id, options.batch_size)

@@ -3,6 +3,9 @@
 -- ops_runs: one row per nightly (or on-demand report) run; the public view is `runs`.
 -- ops_inbox_files: how much of each inbox file the store already holds, so that a file
 --   seen again is skipped and a file that grew is read from where the last run stopped.
+-- ops_inbox_stats: a cache of file hashes by the file's stat (size, times, inode), so that
+--   an unchanged file is not read again to be planned (openers/nightly/inbox.py). Only a
+--   hash; what the store holds of a file is ops_inbox_files'.
 -- ops_run_hands / ops_run_findings: which run first saw each stored hand and each finding.
 --   A run fills them at its end, in the same transaction that closes it, so work done by
 --   a run that was killed is counted by the next run that finishes, never twice.
@@ -48,6 +51,19 @@ CREATE TABLE IF NOT EXISTS ops_inbox_files (
     first_run_id BIGINT,
     last_run_id BIGINT,
     updated_at TIMESTAMPTZ NOT NULL
+);
+
+-- A row says: the file at `path`, while its stat was this, was `size` bytes hashing to
+-- `sha256`. Any stat field that differs (a rewrite bumps ctime even at equal size and
+-- mtime) and the file is hashed again; rows of files gone from the inbox are harmless.
+CREATE TABLE IF NOT EXISTS ops_inbox_stats (
+    path VARCHAR PRIMARY KEY,              -- absolute path of the file
+    size BIGINT NOT NULL,
+    mtime_ns BIGINT NOT NULL,
+    ctime_ns BIGINT NOT NULL,
+    inode UBIGINT NOT NULL,
+    device UBIGINT NOT NULL,
+    sha256 VARCHAR NOT NULL                -- hash of the whole file (its `size` bytes)
 );
 
 -- No primary key: the claim (openers/nightly/runs.py) inserts only ids not yet there,
