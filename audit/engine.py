@@ -198,13 +198,19 @@ def run_rules(ctx: Batch, rules: Sequence[Rule]) -> dict[int, AuditResult]:
                 broken.errors.append(unverifiable)  # type: ignore[arg-type]
         return picked
     results: dict[int, AuditResult] = {}
-    for rule in rules:
-        ctx.rule = rule
-        try:
-            found = [(r, False) for r in rule.check(ctx)]
-        except Exception:
-            found = _hand_by_hand(ctx, rule)
-        _collect(results, found)
+    try:
+        for rule in rules:
+            ctx.rule = rule
+            try:
+                found = [(r, False) for r in rule.check(ctx)]
+            except Exception:
+                found = _hand_by_hand(ctx, rule)
+            _collect(results, found)
+    finally:
+        # What the rules shared (the views of candidate hands) points back at the batch:
+        # a cycle, freed only by a later garbage collection, that would keep the batch's
+        # arrays and the staging read it maps alive past it (a worker held dozens).
+        ctx.memo.clear()
     return _suppressed(results)
 
 

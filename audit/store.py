@@ -6,7 +6,9 @@ reads its own hands and a few deals before them, not each table's history) are r
 from ``stg_hands``, ``stg_seats`` and ``stg_actions`` by the main process
 (:func:`audit.facts.staging.read_rows`, one join of each table per ``READ_HANDS``
 hands, written as it comes to files the workers map: :mod:`audit.facts.shared_reads`);
-batches of whole tables go to the workers, which take their rows, make their arrays
+batches of about ``BATCH_HANDS`` hands, cut anywhere in a table with the deals before
+them the J rules need as context (:func:`_batches`), go to the workers, which take their
+rows, make their arrays
 (:func:`audit.facts.staging.staging_arrays`), replay them into facts and run the hand
 rules and the J rules, and send back their audit rows as Arrow tables
 (:func:`audit.results.result_rows`); :func:`audit.results.write_rows` replaces the
@@ -54,7 +56,8 @@ from schemas.findings import Unverifiable
 from schemas.raw import raw_rows_of
 from schemas.records import HandRecord
 
-#: Hands per batch (whole tables): a worker replays and checks a batch at a time.
+#: Hands per batch (and their context: :func:`_batches`): a worker replays and checks a
+#: batch at a time, in memory of its size.
 BATCH_HANDS = 2000
 #: Hands read from the store at a time (whole batches): each read joins every staging
 #: table once (over the row groups of its id range), so few large reads cost less than one
@@ -82,15 +85,20 @@ class StoreSummary:
 HandIds: TypeAlias = Sequence[str] | pa.Array | pa.ChunkedArray
 
 
+#: A deal that carries nothing forward to the next at its table (no ``Passed out:
+#: carried``, no chips carried in that a misdeal could carry on): a table's deals can be
+#: read from such a deal on (see :data:`_STORED_SQL`). An SQL condition on ``stg_hands h``.
+_QUIET = "h.carried_out IS NULL AND h.carried = 0"
+
 #: The hands asked for and their context: at each table, the deals from the last one before
-#: the first hand asked for that can carry nothing forward (no ``Passed out: carried``, no
-#: chips carried in that a misdeal could carry on) to the last hand asked for. A J rule
+#: the first hand asked for that can carry nothing forward (:data:`_QUIET`) to the last
+#: hand asked for. A J rule
 #: reads a deal's previous one, and J506 follows a carried pot back deal by deal while
 #: chips were carried forward: that chain stops at such a deal, so nothing before it can
 #: change a finding. Deals are ordered as the audit orders them, by (time, hand id); the
 #: bounds are found by filters and aggregates, so a night sorts only the deals it reads,
 #: not its tables' history.
-_STORED_SQL = """
+_STORED_SQL = f"""
 WITH asked AS (SELECT DISTINCT hand_id FROM _audit_ids),
 mine AS (SELECT h.table_id, h.time, h.hand_id FROM stg_hands h JOIN asked USING (hand_id)),
 ends AS (SELECT table_id, min(time) AS t0, max(time) AS t1 FROM mine GROUP BY table_id),
@@ -103,7 +111,7 @@ bounds AS (
     SELECT h.table_id, h.time, h.hand_id
     FROM stg_hands h JOIN bounds b USING (table_id)
     WHERE (h.time < b.t0 OR (h.time = b.t0 AND h.hand_id < b.h0))
-      AND h.carried_out IS NULL AND h.carried = 0
+      AND {_QUIET}
 ), quiet_time AS (SELECT table_id, max(time) AS ts FROM quiet GROUP BY table_id),
 start AS (
     SELECT b.table_id, any_value(b.t1) AS t1, any_value(b.h1) AS h1, any_value(s.ts) AS ts,
@@ -112,25 +120,25 @@ start AS (
     LEFT JOIN quiet q ON q.table_id = b.table_id AND q.time = s.ts
     GROUP BY b.table_id
 ), picked AS (
-    SELECT r.hand_id, h.table_id, h.time, false AS context
+    SELECT r.hand_id, h.table_id, h.time, false AS context, {_QUIET} AS quiet
     FROM raw_hands r JOIN asked USING (hand_id) LEFT JOIN stg_hands h USING (hand_id)
     UNION ALL
-    SELECT h.hand_id, h.table_id, h.time, true
+    SELECT h.hand_id, h.table_id, h.time, true, {_QUIET}
     FROM stg_hands h JOIN start t USING (table_id)
     WHERE (t.ts IS NULL OR h.time > t.ts OR (h.time = t.ts AND h.hand_id >= t.hs))
       AND (h.time < t.t1 OR (h.time = t.t1 AND h.hand_id <= t.h1))
       AND h.hand_id NOT IN (SELECT hand_id FROM asked)
 )
-SELECT hand_id, table_id, context FROM picked ORDER BY table_id, time, hand_id
+SELECT hand_id, table_id, context, quiet FROM picked ORDER BY table_id, time, hand_id
 """
 
 
 def _stored(con: duckdb.DuckDBPyConnection, hand_ids: HandIds | None) -> pa.Table:
     """The hands to audit and the deals of their tables they need (:data:`_STORED_SQL`),
     by table and time (columns ``hand_id``, ``table_id``: null without a staging row,
-    ``context``)."""
+    ``context``, ``quiet``: :data:`_QUIET`, null without a staging row)."""
     if hand_ids is None:
-        return con.sql("SELECT r.hand_id, h.table_id, false AS context"
+        return con.sql(f"SELECT r.hand_id, h.table_id, false AS context, {_QUIET} AS quiet"
                        " FROM raw_hands r LEFT JOIN stg_hands h USING (hand_id)"
                        " ORDER BY h.table_id, h.time, r.hand_id").to_arrow_table()
     ids = (hand_ids if isinstance(hand_ids, pa.Array | pa.ChunkedArray)
@@ -143,21 +151,39 @@ def _stored(con: duckdb.DuckDBPyConnection, hand_ids: HandIds | None) -> pa.Tabl
 
 
 def _batches(items: pa.Table, size: int) -> Iterator[pa.Table]:
-    """Runs of whole tables of about ``size`` hands (slices of ``items``)."""
+    """``items`` (by table and time) in runs of ``size`` hands, each with its context.
+
+    A run may begin inside a table: it then starts with the deals before it back to the
+    last one that carries nothing forward (``quiet``; or the table's first), marked
+    ``context``, as :data:`_STORED_SQL` gives a night's hands theirs: the J rules read
+    its first deals' previous ones, and nothing before that deal can change a finding.
+    So a batch's size, not a table's, bounds what a worker holds, and the findings are
+    those of whole tables."""
     count = items.num_rows
     if not count:
         return
     tables = pc.dictionary_encode(items.column("table_id").combine_chunks())
     code = np.asarray(tables.indices.fill_null(-1).to_numpy(zero_copy_only=False),
                       dtype=np.int64)
-    starts = np.flatnonzero(code[1:] != code[:-1]) + 1  # where a table begins
-    cuts = [0]
-    for start in starts.tolist():
-        if start - cuts[-1] >= size:
-            cuts.append(start)
-    cuts.append(count)
-    for lo, hi in itertools.pairwise(cuts):
-        yield items.slice(lo, hi - lo)
+    # A hand without staging rows (table null) is in no table's sequence: it needs none.
+    quiet = np.asarray(items.column("quiet").fill_null(True).to_numpy(zero_copy_only=False),
+                       dtype=np.bool_)
+    first = np.ones(count, dtype=np.bool_)  # a table's first row
+    first[1:] = code[1:] != code[:-1]
+    rows = np.arange(count)
+    # Per row, the last row at or before it of its table where its reading may start.
+    start_at = np.maximum.accumulate(np.where(quiet | first, rows, 0))
+    context = items.schema.get_field_index("context")
+    for lo in range(0, count, size):
+        hi = min(lo + size, count)
+        start = lo if first[lo] else int(start_at[lo - 1])
+        part = items.slice(start, hi - start)
+        if start < lo:
+            marked = np.asarray(part.column(context).to_numpy(zero_copy_only=False),
+                                dtype=np.bool_).copy()
+            marked[:lo - start] = True
+            part = part.set_column(context, "context", pa.array(marked))
+        yield part
 
 
 def _unaudited(hand_id: str, table_id: str | None, profile: Profile, why: str
@@ -265,7 +291,7 @@ def _array(column: pa.ChunkedArray) -> pa.Array:
 
 def _audit_batch(work: _Work, profile: Profile, memory: TableMemory | None = None
                  ) -> ResultRows:
-    """Replay and check one batch of whole tables (runs in a worker, in the worker's
+    """Replay and check one batch (runs in a worker, in the worker's
     memory: see :class:`TableMemory`); its audit rows."""
     with no_cyclic_gc():
         labels: Labels
@@ -300,7 +326,7 @@ def audit_store(con: duckdb.DuckDBPyConnection, profile: Profile,
                 ) -> StoreSummary:
     """Audit the stored hands (all, or ``hand_ids``) and replace their audit rows.
 
-    The main process reads each batch of whole tables from the store; ``workers``
+    The main process reads each batch from the store; ``workers``
     forked processes replay and check them while it reads the next. ``progress(n)``
     is called as each batch of ``n`` hands is checked.
     """

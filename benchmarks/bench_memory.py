@@ -1,6 +1,7 @@
 """Peak memory of ``openers ingest``, ``validate`` and ``check`` on hostile inputs.
 
 Run: ``nice .venv/bin/python benchmarks/bench_memory.py [--size-mb 100] [--only NAME]``
+or ``... bench_memory.py --reaudit STORE [--workers 2]``
 
 Memory is bounded by design (``docs/limits.md``): a hand is held up to
 ``MAX_HAND_BYTES`` (1 MiB) and a longer one streamed past, runs of blank lines are
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -119,13 +121,92 @@ def _peak(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
     return kib / 1024, seconds, done.returncode
 
 
+#: The re-audit in its child process: its own peak and its largest worker's, and its CPU.
+_REAUDIT_CODE = """
+import resource, sys, time
+from audit.profiles import load_profile
+from audit.store import audit_store
+from schemas.store import connect
+con = connect(sys.argv[1])
+started = time.perf_counter()
+summary = audit_store(con, load_profile("robert"), workers=int(sys.argv[2]))
+seconds = time.perf_counter() - started
+con.close()
+me, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+print(f"REAUDIT {summary.hands} {summary.findings} {seconds} {me.ru_maxrss} {kids.ru_maxrss}")
+"""
+
+
+def _tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (Linux ``/proc``)."""
+    out = [pid]
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            children = Path(f"/proc/{pid}/task/{task}/children").read_text().split()
+            for child in children:
+                out += _tree(int(child))
+    except OSError:  # the process ended meanwhile
+        pass
+    return out
+
+
+def _pss_kib(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def reaudit(store: Path, workers: int) -> None:
+    """Re-audit a copy of ``store`` in a child process; print its memory and time."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with tempfile.TemporaryDirectory(prefix="openers-mem-") as tmp:
+        copy = Path(tmp) / "store.duckdb"
+        shutil.copyfile(store, copy)
+        copy.chmod(0o644)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        load = os.getloadavg()[0]
+        started = time.perf_counter()
+        child = subprocess.Popen([sys.executable, "-c", _REAUDIT_CODE, str(copy), str(workers)],
+                                 env=env, stdout=subprocess.PIPE, text=True)
+        peak, processes = 0, 0
+        while child.poll() is None:
+            pids = _tree(child.pid)
+            pss = sum(_pss_kib(pid) for pid in pids)
+            if pss > peak:
+                peak, processes = pss, len(pids)
+            time.sleep(0.2)
+        wall = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out = child.stdout.read() if child.stdout else ""
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    found = [line.split()[1:] for line in out.splitlines() if line.startswith("REAUDIT ")]
+    if child.returncode or not found:
+        raise SystemExit(f"the re-audit failed (exit code {child.returncode})")
+    hands, findings, seconds, me, kids = found[0]
+    print(f"re-audit of {int(hands):,} hands ({int(findings):,} findings), {workers} workers, "
+          f"load average {load:.2f}: audit {float(seconds):.1f} s, process {wall:.1f} s, "
+          f"{cpu:.1f} CPU s; peak RSS main {int(me) / 1024:,.0f} MiB, largest worker "
+          f"{int(kids) / 1024:,.0f} MiB; peak tree PSS {peak / 1024:,.0f} MiB "
+          f"({processes} processes)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size-mb", type=int, default=100)
     parser.add_argument("--only", action="append", choices=sorted(INPUTS))
-    parser.add_argument("--workers", type=int, default=2, help="check's worker processes")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="check's (or the re-audit's) worker processes")
+    parser.add_argument("--reaudit", type=Path, metavar="STORE",
+                        help="re-audit a copy of this filled store instead")
     args = parser.parse_args()
+    if args.reaudit:
+        reaudit(args.reaudit, args.workers)
+        return
     openers = [sys.executable, "-c", "from openers.cli import main; main()"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     print(f"peak resident memory (MiB) and wall time, inputs of {args.size_mb} MB; "

@@ -3,6 +3,7 @@ stored hand passed silently when it cannot be audited."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -98,5 +99,47 @@ def test_batches_in_kept_memory_give_the_rows_of_fresh_memory(
         assert store.audit_store(con, profile, workers=1) == kept
         assert len(memories) >= 5
         assert _rows(con) == rows
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("name", ["robert", "laws"])
+def test_batches_cut_inside_tables_give_the_rows_of_whole_tables(
+        tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Batches of one hand cut every table everywhere (inside carried pots, kills,
+    misdeals), batches of 7 a night's later hands: each carries the deals before it back
+    to one that carries nothing forward, and every J code planted is found on exactly the
+    hands whole tables give (one deal of context is not enough: J506 follows a carried
+    pot back)."""
+    from openers.generator import GenerateConfig, generate
+    from openers.generator.generate import LOGS_DIR
+
+    generate(GenerateConfig(hands=360, tables=2, seed=29, profile=name, violations=0.35,
+                            codes=tuple(f"J50{k}" for k in range(1, 9))), tmp_path / "room")
+    ingest_paths(sorted(str(p) for p in (tmp_path / "room" / LOGS_DIR).iterdir()),
+                 str(tmp_path / "store.duckdb"))
+    con = connect(str(tmp_path / "store.duckdb"))
+    try:
+        profile = load_profile(name)
+        monkeypatch.setattr(store, "BATCH_HANDS", 10**6)  # one batch: whole tables
+        whole = store.audit_store(con, profile, workers=1)
+        rows = _rows(con)
+        planted = {code for line in (tmp_path / "room" / "labels.jsonl").open()
+                   for code in json.loads(line)["codes"]}
+        assert len(planted) >= 7  # the profile's J codes
+        assert {code for _, code, *_ in rows[0] if code.startswith("J5")} >= planted
+        parts = list(store._batches(store._stored(con, None), 7))
+        assert len(parts) == 52
+        assert max(sum(p.column("context").to_pylist()) for p in parts) >= 2  # in a carry
+        monkeypatch.setattr(store, "BATCH_HANDS", 1)
+        assert store.audit_store(con, profile, workers=1) == whole
+        assert _rows(con) == rows
+        monkeypatch.setattr(store, "BATCH_HANDS", 7)
+        later = [h for (h,) in con.execute(
+            "SELECT hand_id FROM (SELECT hand_id, row_number() OVER (PARTITION BY table_id "
+            "ORDER BY time, hand_id) AS n FROM stg_hands) WHERE n > 100").fetchall()]
+        con.execute("DELETE FROM audit_findings")
+        assert store.audit_store(con, profile, later, workers=1).hands == len(later)
+        assert _rows(con)[0] == [f for f in rows[0] if f[0] in set(later)]
     finally:
         con.close()
