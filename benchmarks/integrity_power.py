@@ -55,6 +55,8 @@ def main() -> None:
     parser.add_argument("--strength", type=int, default=20)
     parser.add_argument("--collusion-share", type=float, default=0.3)
     parser.add_argument("--collusion", default="soft")
+    parser.add_argument("--violations", type=float, default=0.0,
+                        help="Share of deals with a planted rule violation.")
     parser.add_argument("--fdr", type=float, default=0.05)
     parser.add_argument("--points", type=int, default=8, help="Prefixes analysed.")
     parser.add_argument("--workers", type=int, default=workers_default())
@@ -63,7 +65,7 @@ def main() -> None:
               args.mode, "--crooked-strength", str(args.strength), "--colluders", "1",
               "--collusion-share", str(args.collusion_share), "--collusion", args.collusion)
     store = room(args.dir, hands=args.hands, tables=args.tables, seed=args.seed,
-                 workers=args.workers, cheats=cheats)
+                 workers=args.workers, cheats=cheats, violations=args.violations)
     planted = labels(args.dir)
     for i, c in enumerate(planted):
         who = c.get("players") or [c["dealer_id"], c["player_id"]]

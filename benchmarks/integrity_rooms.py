@@ -34,10 +34,17 @@ def run(*args: str) -> float:
 
 
 def room(folder: Path, *, hands: int, tables: int, seed: int, workers: int,
-         cheats: tuple[str, ...] = ()) -> Path:
-    """A store of a generated room (made once per argument set); returns its path."""
+         cheats: tuple[str, ...] = (), violations: float = 0.0) -> Path:
+    """A store of a generated room (made once per argument set); returns its path.
+
+    ``violations``: the share of deals with a planted rule violation (``openers generate
+    --violations``), as in the rooms the nightly job sees; none by default.
+    """
     store = folder / "openers.duckdb"
-    wanted = {"hands": hands, "tables": tables, "seed": seed, "cheats": list(cheats)}
+    wanted: dict[str, Any] = {"hands": hands, "tables": tables, "seed": seed,
+                              "cheats": list(cheats)}
+    if violations:  # rooms made before the option keep their marker
+        wanted["violations"] = violations
     marker = folder / "room.json"
     if store.exists() and marker.exists() and json.loads(marker.read_text()) == wanted:
         return store
@@ -45,7 +52,8 @@ def room(folder: Path, *, hands: int, tables: int, seed: int, workers: int,
     for leftover in (store, Path(f"{store}.wal")):
         leftover.unlink(missing_ok=True)
     gen = run("generate", "--hands", str(hands), "--tables", str(tables), "--seed", str(seed),
-              "--out", str(folder / "room"), "--workers", str(workers), *cheats)
+              "--out", str(folder / "room"), "--workers", str(workers),
+              "--violations", str(violations), *cheats)
     ing = run("ingest", str(folder / "room" / "logs"), "--db", str(store))
     print(f"  room {folder.name}: generated in {gen:.0f} s, ingested in {ing:.0f} s",
           file=sys.stderr)

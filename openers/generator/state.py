@@ -57,6 +57,8 @@ class Forces:
     afterwards (``events``) that the situation arose, else the deal is replayed clean.
     """
 
+    #: Nobody opens: players with openers pass. Passes no player's strategy made, so
+    #: only for J501's last pass-out before the ante limit (see plants/sequence.py).
     no_open: bool = False
     #: With ``false_opener``: the floor finds it at the showdown and either carries the pot
     #: without the penalty (J508 on that deal) or takes the penalty and pays the pot to

@@ -174,7 +174,7 @@ class TableSim:
             stage = plant.setup(planted, ctx, self.profile, random.Random(hand_rng_seed + ":p"))
             if stage is not Stage.WAIT:
                 forces = (plant.forces if stage is Stage.PLANT
-                          else plant.prepare(self.table, self.profile))
+                          else plant.prepare(self.table, self.profile, planted))
                 played = play_deal(self.table, self.profile, planted,
                                    dataclasses.replace(forces), random.Random(hand_rng_seed))
                 st = played

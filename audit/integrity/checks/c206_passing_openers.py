@@ -33,11 +33,20 @@ class PassingOpeners(PairDecisionTest):
 
     Assumes:
         A player's decision to pass openers depends on his cards and how many players
-        are behind, not on who they are.
+        are behind, not on who they are; and nothing shared by the players of a deal
+        or a stretch of deals makes them pass together (decisions of different deals
+        are independent given their strata).
 
     Not valid when:
         Draw High deals (everyone has openers) are not counted. A house where passing
         openers is usual for one particular position may need the strata refined.
+        Deals where everyone with openers passes for a reason of the deal (a house
+        custom of checking around on some deals, a simulation that forces a pass-out)
+        count every player's pass as exposed to whoever sat behind: in runs of such
+        deals, players seated together then look like partners. The false alerts
+        this gave on a generated room with forced pass-outs (one deal in 80) came
+        with the tell: most of the pair's exposed passes were in deals that every
+        player with openers passed.
 
     Minimum sample:
         10 hands with openers with the other behind and 20 without.

@@ -49,7 +49,7 @@ class SequenceContext:
 Applies = Callable[[TableSettings, Profile], bool]
 Setup = Callable[[DealSetup, SequenceContext, Profile, random.Random], Stage]
 Finish = Callable[[DealState, random.Random], "tuple[str, ...] | None"]
-Prepare = Callable[[TableSettings, Profile], Forces]
+Prepare = Callable[[TableSettings, Profile, DealSetup], Forces]
 Prepared = Callable[[DealState], bool]
 
 
@@ -63,9 +63,15 @@ def any_table(table: TableSettings, profile: Profile) -> bool:
     return True
 
 
-def pass_out(table: TableSettings, profile: Profile) -> Forces:
-    """Default preparation: nobody opens the coming deal (clean play)."""
-    return Forces(no_open=True)
+def pass_out(table: TableSettings, profile: Profile, setup: DealSetup) -> Forces:
+    """Default preparation: nothing forced; the plant waits for a deal that passes out by
+    itself (nobody holds openers, or whoever does passes by his own strategy).
+
+    Forcing ``no_open`` would make every player with openers pass the same deal, in runs
+    of deals while a plant waits: passes no real player makes, which the collusion tests
+    (C206) rightly read as players passing when certain others sit behind them.
+    """
+    return Forces()
 
 
 def passed_out(st: DealState) -> bool:

@@ -1,7 +1,7 @@
 """Planters for the deal-sequence rules J501-J508: most change how the next deal is set up.
 
-Most need a passed-out deal just before; while none is there, the plant asks for
-one (Stage.PREPARE: nobody opens the coming deal, which is clean play).
+Most need a passed-out deal just before; while none is there, the plant waits for
+one (Stage.PREPARE: the coming deal is played clean and kept if it passed out by itself).
 """
 
 from __future__ import annotations
@@ -31,6 +31,14 @@ def _anted_past_limit(setup: DealSetup, ctx: SequenceContext, profile: Profile,
         return Stage.PREPARE
     setup.ante = ctx.base_ante
     return Stage.PLANT
+
+
+def _pass_out_at_limit(table: TableSettings, profile: Profile, setup: DealSetup) -> Forces:
+    """J501 needs ``ante_limit`` pass-outs in a row, which plain play seldom gives within
+    the plant's patience: the deals up to the last of them pass out by themselves
+    (:func:`~openers.generator.plants.base.pass_out`), the last one is made to (nobody
+    opens). Only that deal holds passes no strategy made: one deal per J501 plant."""
+    return Forces(no_open=setup.jackpot == profile.ante_limit)
 
 
 def _button_wrong(setup: DealSetup, ctx: SequenceContext, profile: Profile,
@@ -119,12 +127,13 @@ def _anted(setup: DealSetup, ctx: SequenceContext, profile: Profile,
     return Stage.PLANT if setup.ante > 0 else Stage.WAIT
 
 
-def _forfeiting(table: TableSettings, profile: Profile) -> Forces:
+def _forfeiting(table: TableSettings, profile: Profile, setup: DealSetup) -> Forces:
     """A clean deal that passes out with forfeited money: a seat abandons its hand and
-    pays the house's penalty (nobody opens), or a false opener is ruled dead after one
-    call and the pot is killed with its opening bet."""
+    pays the house's penalty (kept if nobody then opens, as in
+    :func:`~openers.generator.plants.base.pass_out`), or a false opener is ruled dead
+    after one call and the pot is killed with its opening bet."""
     if profile.abandon_penalty:
-        return Forces(no_open=True, abandon_paid=True)
+        return Forces(abandon_paid=True)
     return Forces(false_opener=True, caught_false_opener="kill_right")
 
 
@@ -166,7 +175,8 @@ def _ante_limited(table: TableSettings, profile: Profile) -> bool:
 
 
 PLANTS = (
-    Plant("J501", Forces(), always("J501"), applies=_ante_limited, setup=_anted_past_limit),
+    Plant("J501", Forces(), always("J501"), applies=_ante_limited, setup=_anted_past_limit,
+          prepare=_pass_out_at_limit),
     Plant("J502", Forces(), always("J502"), setup=_button_wrong),
     Plant("J503", Forces(), always("J503"), applies=jacks_only, setup=_wrong_openers),
     Plant("J504", Forces(), always("J504"), setup=_carried_wrong),
