@@ -54,9 +54,10 @@ _SHOWN = _SEAT_READER.names.index("shown_index")
 _KNOWN = {int(k): k for k in Known}
 
 
-def _names(cards: np.ndarray, low: int, high: int) -> list[str]:
-    """The names of cards ``low``..``high`` of a card array."""
-    return list(map(CARD_CODES.__getitem__, cards[low:high].tolist())) if high > low else []
+def _names(cards: np.ndarray, low: int, high: int) -> tuple[str, ...]:
+    """The names of cards ``low``..``high`` of a card array (a tuple: a slice of it is a
+    card list as the views hold them)."""
+    return tuple(map(CARD_CODES.__getitem__, cards[low:high].tolist())) if high > low else ()
 
 
 def hand_view(ctx: Batch, hand: int) -> HandView:
@@ -179,11 +180,11 @@ class HandView:
             new(Line, (first + i, index, line, _SECTIONS[section], _ACTOR_OF[actor],
                        _VERBS[verb], seat or None, None if amount < 0 else amount,
                        None if to_amount < 0 else to_amount, says_all_in, side_pot,
-                       None if cc < 0 else tuple(names[cs - low:cs - low + cc]),
-                       None if dc < 0 else tuple(names[ds - low:ds - low + dc]),
+                       None if cc < 0 else names[cs - low:cs - low + cc],
+                       None if dc < 0 else names[ds - low:ds - low + dc],
                        in_hand, pot_open, opener or None, street, chips, current_bet,
                        bet_after, stake, round_start,
-                       tuple(names[rs - low:rs - low + rc]) if rc > 0 else ()))
+                       names[rs - low:rs - low + rc] if rc > 0 else ()))
             for i, (index, line, section, actor, verb, seat, amount, to_amount, says_all_in,
                     side_pot, cs, cc, ds, dc, street, in_hand, current_bet, stake, pot_open,
                     opener, chips, bet_after, round_start, rs, rc)
@@ -206,9 +207,10 @@ class HandView:
         names = _names(self.ctx.facts.cards, low, high)
         lines = self.lines if any(p[_SHOWN] >= 0 for p in picked) else []
         out = {}
+        new = tuple.__new__  # the named tuple's own __new__ is a Python call per seat
         for i, p in enumerate(picked):
             dealt, discards, drawn, fifth, dealt_hand, final = (
-                None if n < 0 else tuple(names[b - low:b - low + n])
+                None if n < 0 else names[b - low:b - low + n]
                 for b, n in zip(p[_LISTS:_LISTS_END:2], p[_LISTS + 1:_LISTS_END:2],
                                 strict=True))
             (number, position, stack, dealt_in, folded, dead, all_in, split_openers, mucked,
@@ -216,11 +218,11 @@ class HandView:
             had_openers, proof, kept_openers = p[_LISTS_END:]
             shown = None if shown_index < 0 else (lines[shown_index].cards or ())
             self._places[number] = position
-            out[number] = SeatView(
+            out[number] = new(SeatView, (
                 first + i, number, stack, dealt_in, folded, dead, all_in, mucked,
                 split_openers, ante, total, penalties, collected, at_draw, dealt or (),
                 discards or (), drawn or (), fifth or (), shown, dealt_hand, final,
-                _KNOWN[had_openers], _KNOWN[proof], _KNOWN[kept_openers])
+                _KNOWN[had_openers], _KNOWN[proof], _KNOWN[kept_openers]))
         return out
 
     @cached_property
