@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from audit.facts.labels import Labels
+from audit.facts.rows import RowReader
 from audit.facts.tables import Facts, Table
 from audit.house import Profile
 from ingest.scan.layout import OPENERS_ANY, VERBS, V, ranges
@@ -106,9 +107,16 @@ class Columns:
         return int(self.table.shape[0])
 
 
-def row_type(table: Table) -> Any:
-    """A named tuple type with the fields of a fact table (rows with plain values)."""
-    return namedtuple("Row", table.dtype.names or ())
+class PlainRows:
+    """A fact table's rows one at a time, as named tuples of plain values (``.opener``)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._type: Any = namedtuple("Row", table.dtype.names or ())  # type: ignore[misc]
+        self._reader = RowReader(table.dtype)
+
+    def __getitem__(self, row: int) -> Any:
+        return self._type._make(self._reader.row(self.table, row))
 
 
 class RuleInfo(Protocol):
@@ -144,10 +152,10 @@ class Batch:
         self._verbs_rows: dict[frozenset[Verb], IntArray] = {}
         #: What rules derive from the batch and share (the views of candidate hands ...).
         self.memo: dict[str, Any] = {}
-        self._hand_row = row_type(facts.hands)
-        self._action_row = row_type(facts.actions)
-        self._seat_row = row_type(facts.seats)
-        self._pot_row = row_type(facts.pots)
+        self._hand_row = PlainRows(facts.hands)
+        self._action_row = PlainRows(facts.actions)
+        self._seat_row = PlainRows(facts.seats)
+        self._pot_row = PlainRows(facts.pots)
 
     def __len__(self) -> int:
         return len(self.facts)
@@ -155,36 +163,38 @@ class Batch:
     # ---- lookups -------------------------------------------------------------------
     def hand(self, row: int) -> Any:
         """Hand row ``row`` with plain Python values, fields by name (``.opener``)."""
-        return self._hand_row._make(self.facts.hands[row].item())
+        return self._hand_row[row]
 
     def action(self, row: int) -> Any:
         """Action row ``row`` with plain Python values (``.turn``, ``.line`` ...)."""
-        return self._action_row._make(self.facts.actions[row].item())
+        return self._action_row[row]
 
     def seat(self, row: int) -> Any:
         """Seat row ``row`` with plain Python values (``.total``, ``.dealt_in`` ...)."""
-        return self._seat_row._make(self.facts.seats[row].item())
+        return self._seat_row[row]
 
     def pot(self, row: int) -> Any:
         """Pot row ``row`` with plain Python values."""
-        return self._pot_row._make(self.facts.pots[row].item())
+        return self._pot_row[row]
 
     def rows(self, *verbs: Verb) -> IntArray:
         """The action rows of lines with any of ``verbs``, in log order (kept for the next
         rule that asks: never written to)."""
-        found = []
-        for verb in verbs:
-            code = V[verb]
+        if len(verbs) == 1:
+            code = V[verbs[0]]
             rows = self._verb_rows.get(code)
             if rows is None:
                 rows = self._verb_rows[code] = np.flatnonzero(self.actions.verb == code)
-            found.append(rows)
-        if len(found) == 1:
-            return found[0]
+            return rows
         key = frozenset(verbs)
         both = self._verbs_rows.get(key)
         if both is None:
-            both = self._verbs_rows[key] = np.sort(np.concatenate(found))
+            # One pass over the verbs through a table of the wanted codes: the rows come
+            # out in order (no sort of the verbs' rows put together).
+            wanted = np.zeros(256, dtype=np.bool_)
+            wanted[[V[verb] for verb in key]] = True
+            both = self._verbs_rows[key] = np.flatnonzero(
+                wanted[self.actions.verb.view(np.uint8)])
         return both
 
     @cached_property

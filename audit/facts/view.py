@@ -11,13 +11,13 @@ as :class:`SeatView` objects (their final state and card lists), in clockwise or
 from __future__ import annotations
 
 from functools import cached_property
-from operator import add, itemgetter
 from typing import NamedTuple
 
 import numpy as np
 
 from audit.facts.context import Batch
-from audit.facts.tables import SEAT, Known
+from audit.facts.rows import RowReader
+from audit.facts.tables import ACTION, SEAT, Known
 from ingest.scan.layout import ACTOR_CODE, SECTION_ORDER, VERBS
 from schemas.records import CARD_CODES, SECTION_POSITION, Actor, Section, Verb
 
@@ -28,33 +28,36 @@ _DRAW = _POSITION[Section.DRAW]
 _SECTIONS = list(SECTION_ORDER)
 _ACTOR_OF = [_ACTORS.get(code) for code in range(max(_ACTORS) + 1)]
 _VERBS = list(VERBS)
-_LINE_COLUMNS = (
+#: What a :class:`Line` reads of its actions row, in the row's order (the order in which
+#: :attr:`HandView.lines` unpacks them).
+_LINE_READER = RowReader(ACTION, (
     "index", "line", "section", "actor", "verb", "seat", "amount", "to_amount", "says_all_in",
-    "side_pot", "cards_start", "cards_count", "drawn_start", "drawn_count", "in_hand",
-    "pot_open", "opener", "street", "chips", "current_bet", "bet_after", "stake", "round_start",
-    "received_start", "received_count")
-_SEAT_COLUMNS = (
-    "seat", "start_stack", "dealt_in", "folded", "dead", "all_in", "mucked", "split_openers",
-    "ante", "total", "penalties", "collected", "at_draw", "shown_index",
-    "had_openers", "proof", "kept_openers")
+    "side_pot", "cards_start", "cards_count", "drawn_start", "drawn_count", "street",
+    "in_hand", "current_bet", "stake", "pot_open", "opener", "chips", "bet_after",
+    "round_start", "received_start", "received_count"))
+# A line's card ranges (start, count pairs: its cards, drawn and received) in what it reads.
+_CARD_RANGES = tuple(_LINE_READER.names.index(f"{kind}_{end}")
+                     for kind in ("cards", "drawn", "received") for end in ("start", "count"))
 #: A seat's card lists, as :class:`SeatView` holds them (in this order).
 _SEAT_CARDS = ("dealt", "discards", "drawn", "fifth", "dealt_hand", "final")
+#: What a :class:`SeatView` reads of its seats row, in the row's order: its state, its
+#: place clockwise (for :attr:`HandView.order`), its card lists (start, count pairs in
+#: _SEAT_CARDS order, from ``_LISTS``) and its openers.
+_SEAT_READER = RowReader(SEAT, (
+    "seat", "position", "start_stack", "dealt_in", "folded", "dead", "all_in",
+    "split_openers", "mucked", "ante", "total", "penalties", "collected", "shown_index",
+    "at_draw", *(f"{kind}_{end}" for kind in _SEAT_CARDS for end in ("start", "count")),
+    "had_openers", "proof", "kept_openers"))
+_LISTS = _SEAT_READER.names.index("dealt_start")
+_LISTS_END = _LISTS + 2 * len(_SEAT_CARDS)
+_SHOWN = _SEAT_READER.names.index("shown_index")
 _KNOWN = {int(k): k for k in Known}
-#: A row of the seats table (a tuple) to the fields a SeatView is made of.
-_SEAT_PICK = itemgetter(*((SEAT.names or ()).index(name) for name in (
-    *_SEAT_COLUMNS, *(f"{kind}_{end}" for kind in _SEAT_CARDS for end in ("start", "count")))))
-# A line's card ranges (start, count) among _LINE_COLUMNS; in a picked seat row, its
-# shown line and its card lists (start, count pairs in _SEAT_CARDS order, after
-# _SEAT_COLUMNS).
-_CARD_RANGES = tuple(_LINE_COLUMNS.index(f"{kind}_{end}") for kind in ("cards", "drawn", "received")
-                     for end in ("start", "count"))
-_SHOWN = _SEAT_COLUMNS.index("shown_index")
-_LISTS = len(_SEAT_COLUMNS)
 
 
-def _names(cards: np.ndarray, low: int, high: int) -> list[str]:
-    """The names of cards ``low``..``high`` of a card array."""
-    return list(map(CARD_CODES.__getitem__, cards[low:high].tolist())) if high > low else []
+def _names(cards: np.ndarray, low: int, high: int) -> tuple[str, ...]:
+    """The names of cards ``low``..``high`` of a card array (a tuple: a slice of it is a
+    card list as the views hold them)."""
+    return tuple(map(CARD_CODES.__getitem__, cards[low:high].tolist())) if high > low else ()
 
 
 def hand_view(ctx: Batch, hand: int) -> HandView:
@@ -158,6 +161,8 @@ class HandView:
         self.row = ctx.hand(hand)
         #: What the rules derive from the hand, kept for the next rule that asks.
         self.memo: dict[str, object] = {}
+        # Each seat's place clockwise from left of the button (``seats`` fills it).
+        self._places: dict[int, int] = {}
 
     @cached_property
     def lines(self) -> list[Line]:
@@ -165,28 +170,25 @@ class HandView:
         first, count = self.row.action_start, self.row.action_count
         if not count:
             return []
-        a = self.ctx.actions
-        rows = slice(first, first + count)
-        columns = [getattr(a, name)[rows].tolist() for name in _LINE_COLUMNS]
-        cs, cc, ds, dc, rs, rc = (columns[k] for k in _CARD_RANGES)
+        rows = _LINE_READER.rows(self.ctx.facts.actions, first, first + count)
         # The hand's line cards are one stretch of the card array: decode it once.
-        low = cs[0]
-        high = max(max(map(add, cs, cc)), max(map(add, ds, dc)), max(map(add, rs, rc)))
+        low = rows[0][_CARD_RANGES[0]]
+        high = max(max(r[k] + r[k + 1] for r in rows) for k in _CARD_RANGES[::2])
         names = _names(self.ctx.facts.cards, low, high)
         new = tuple.__new__
         return [
             new(Line, (first + i, index, line, _SECTIONS[section], _ACTOR_OF[actor],
                        _VERBS[verb], seat or None, None if amount < 0 else amount,
                        None if to_amount < 0 else to_amount, says_all_in, side_pot,
-                       None if cc < 0 else tuple(names[cs - low:cs - low + cc]),
-                       None if dc < 0 else tuple(names[ds - low:ds - low + dc]),
+                       None if cc < 0 else names[cs - low:cs - low + cc],
+                       None if dc < 0 else names[ds - low:ds - low + dc],
                        in_hand, pot_open, opener or None, street, chips, current_bet,
                        bet_after, stake, round_start,
-                       tuple(names[rs - low:rs - low + rc]) if rc > 0 else ()))
+                       names[rs - low:rs - low + rc] if rc > 0 else ()))
             for i, (index, line, section, actor, verb, seat, amount, to_amount, says_all_in,
-                    side_pot, cs, cc, ds, dc, in_hand, pot_open, opener, street, chips,
-                    current_bet, bet_after, stake, round_start, rs, rc)
-            in enumerate(zip(*columns, strict=True))
+                    side_pot, cs, cc, ds, dc, street, in_hand, current_bet, stake, pot_open,
+                    opener, chips, bet_after, round_start, rs, rc)
+            in enumerate(rows)
         ]
 
     @cached_property
@@ -195,34 +197,38 @@ class HandView:
         first, count = self.row.seat_start, self.row.seat_count
         if not count:
             return {}
-        picked = list(map(_SEAT_PICK, self.ctx.facts.seats[first:first + count].tolist()))
+        picked = _SEAT_READER.rows(self.ctx.facts.seats, first, first + count)
         # A hand's seat lists are one stretch of the card array: decode it once.
-        ranges = [(b, n) for p in picked for b, n in zip(p[_LISTS::2], p[_LISTS + 1::2],
+        ranges = [(b, n) for p in picked for b, n in zip(p[_LISTS:_LISTS_END:2],
+                                                         p[_LISTS + 1:_LISTS_END:2],
                                                          strict=True) if n > 0]
         low = min((b for b, _ in ranges), default=0)
         high = max((b + n for b, n in ranges), default=0)
         names = _names(self.ctx.facts.cards, low, high)
         lines = self.lines if any(p[_SHOWN] >= 0 for p in picked) else []
         out = {}
+        new = tuple.__new__  # the named tuple's own __new__ is a Python call per seat
         for i, p in enumerate(picked):
             dealt, discards, drawn, fifth, dealt_hand, final = (
-                None if n < 0 else tuple(names[b - low:b - low + n])
-                for b, n in zip(p[_LISTS::2], p[_LISTS + 1::2], strict=True))
-            shown = None if p[_SHOWN] < 0 else (lines[p[_SHOWN]].cards or ())
-            (number, stack, dealt_in, folded, dead, all_in, mucked, split_openers, ante, total,
-             penalties, collected, at_draw, _, had_openers, proof, kept_openers) = p[:_LISTS]
-            out[number] = SeatView(
+                None if n < 0 else names[b - low:b - low + n]
+                for b, n in zip(p[_LISTS:_LISTS_END:2], p[_LISTS + 1:_LISTS_END:2],
+                                strict=True))
+            (number, position, stack, dealt_in, folded, dead, all_in, split_openers, mucked,
+             ante, total, penalties, collected, shown_index, at_draw) = p[:_LISTS]
+            had_openers, proof, kept_openers = p[_LISTS_END:]
+            shown = None if shown_index < 0 else (lines[shown_index].cards or ())
+            self._places[number] = position
+            out[number] = new(SeatView, (
                 first + i, number, stack, dealt_in, folded, dead, all_in, mucked,
                 split_openers, ante, total, penalties, collected, at_draw, dealt or (),
                 discards or (), drawn or (), fifth or (), shown, dealt_hand, final,
-                _KNOWN[had_openers], _KNOWN[proof], _KNOWN[kept_openers])
+                _KNOWN[had_openers], _KNOWN[proof], _KNOWN[kept_openers]))
         return out
 
     @cached_property
     def order(self) -> list[int]:
         """The seated seats clockwise from the first left of the button."""
-        position = self.ctx.seats.position
-        return [n for _, n in sorted((int(position[s.row]), n) for n, s in self.seats.items())]
+        return [n for _, n in sorted((self._places[n], n) for n in self.seats)]
 
     @cached_property
     def _moves(self) -> list[tuple[int | None, int, bool]]:

@@ -83,7 +83,7 @@ class DiscardTakenBack(Rule):
         np.bitwise_or.at(back, keys, np.where(final, a.cards_mask[rows], received))
         named[keys[final & (a.cards_count[rows] > 0)]] = True
         unknown = np.uint64(1) << np.uint64(UNKNOWN_CODE)
-        seats = np.unique(keys)  # every seat that threw a card
+        seats = np.flatnonzero(thrown)  # every seat that threw a card (the keys left)
         thrown_by, back_to = thrown[seats], back[seats]
         suspects = ((thrown_by & back_to & ~unknown) != 0) | (((thrown_by & unknown) != 0)
                                                              & named[seats])

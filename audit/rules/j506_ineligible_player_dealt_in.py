@@ -13,6 +13,40 @@ from audit.rules._sequence import previous_row, seat_anchor
 from schemas.findings import Severity
 
 
+class _Pots:
+    """What J506 follows back along a table's carried pots, as plain values: the deals of
+    a run are many and its carried pots long, the deals it looks at few."""
+
+    def __init__(self, ctx: Run) -> None:
+        self.ctx = ctx
+        self.previous: list[int] = ctx.previous.tolist()
+        self.carried_forward: list[int] = ctx.deals.carried_forward.tolist()
+        self.forfeited: list[int] = ctx.deals.forfeited.tolist()
+        self._seats: dict[int, tuple[list[int], list[bool], list[bool], list[int]]] = {}
+
+    def carried(self, row: int) -> list[int]:
+        """The earlier deals of the pot carried into ``row``, latest first."""
+        chain: list[int] = []
+        p = self.previous[row]
+        while p >= 0 and self.carried_forward[p] != 0:
+            chain.append(p)
+            p = self.previous[p]
+        return chain
+
+    def seats(self, deal: int) -> tuple[list[int], list[bool], list[bool], list[int]]:
+        """A deal's seats in header order: their players, dealt in or not, ruled false
+        openers or not, and the line where each opened or declared all-in (-1: none)."""
+        got = self._seats.get(deal)
+        if got is None:
+            d, s = self.ctx.deals, self.ctx.seats
+            first = int(d.seat_start[deal])
+            rows = slice(first, first + int(d.seat_count[deal]))
+            got = self._seats[deal] = (s.player[rows].tolist(), s.dealt_in[rows].tolist(),
+                                       s.false_opener[rows].tolist(),
+                                       s.all_in_declaration_line[rows].tolist())
+        return got
+
+
 class IneligiblePlayerDealtIn(SequenceRule):
     """Flags a player dealt into a carried pot it has no right to play.
 
@@ -69,46 +103,27 @@ class IneligiblePlayerDealtIn(SequenceRule):
             if (more == live).all():
                 break
             live = more
+        pots = _Pots(ctx)
         for row in np.flatnonzero(live).tolist():
-            yield from self._deal(ctx, row)
-
-    @staticmethod
-    def _carried(ctx: Run, row: int) -> list[int]:
-        """The earlier deals of the pot carried into ``row``, latest first."""
-        chain: list[int] = []
-        p = int(ctx.previous[row])
-        while p >= 0 and ctx.deals.carried_forward[p] != 0:
-            chain.append(p)
-            p = int(ctx.previous[p])
-        return chain
-
-    @staticmethod
-    def _seats(ctx: Run, deal: int) -> tuple[list[int], list[bool]]:
-        """The players of a deal's seats, and which were dealt in (header order)."""
-        first = int(ctx.deals.seat_start[deal])
-        rows = slice(first, first + int(ctx.deals.seat_count[deal]))
-        return ctx.seats.player[rows].tolist(), ctx.seats.dealt_in[rows].tolist()
+            yield from self._deal(ctx, row, pots)
 
     @classmethod
-    def _deal(cls, ctx: Run, row: int) -> Iterator[Result]:
-        chain = cls._carried(ctx, row)
+    def _deal(cls, ctx: Run, row: int, pots: _Pots) -> Iterator[Result]:
+        chain = pots.carried(row)
         prev_row = chain[0]
-        columns = ctx.seats
         barred: dict[int, int] = {}  # player -> the line where it falsely opened all-in
         forfeiting: list[tuple[int, set[int]]] = []  # (deal, its players dealt in)
         for earlier in chain:
-            players, dealt_in = cls._seats(ctx, earlier)
-            first = int(ctx.deals.seat_start[earlier])
-            for k, who in enumerate(players):
-                declared = int(columns.all_in_declaration_line[first + k])
-                if columns.false_opener[first + k] and declared >= 0:
+            players, dealt_in, false_opener, declared_at = pots.seats(earlier)
+            for who, false, declared in zip(players, false_opener, declared_at, strict=True):
+                if false and declared >= 0:
                     barred.setdefault(who, declared)
-            if ctx.deals.forfeited[earlier] > 0:
+            if pots.forfeited[earlier] > 0:
                 forfeiting.append((earlier, {p for p, x in zip(players, dealt_in, strict=True)
                                              if x}))
-        lost = int(sum(int(ctx.deals.forfeited[e]) for e in chain))
+        lost = sum(pots.forfeited[e] for e in chain)
         found: list[tuple[int, str]] = []  # (position in the header, why)
-        for k, (who, dealt) in enumerate(zip(*cls._seats(ctx, row), strict=True)):
+        for k, (who, dealt) in enumerate(zip(*pots.seats(row)[:2], strict=True)):
             if not dealt:
                 continue
             if who in barred:
