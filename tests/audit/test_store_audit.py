@@ -114,7 +114,7 @@ def test_batches_cut_inside_tables_give_the_rows_of_whole_tables(
     from openers.generator import GenerateConfig, generate
     from openers.generator.generate import LOGS_DIR
 
-    generate(GenerateConfig(hands=360, tables=2, seed=29, profile=name, violations=0.35,
+    generate(GenerateConfig(hands=360, tables=2, seed=30, profile=name, violations=0.35,
                             codes=tuple(f"J50{k}" for k in range(1, 9))), tmp_path / "room")
     ingest_paths(sorted(str(p) for p in (tmp_path / "room" / LOGS_DIR).iterdir()),
                  str(tmp_path / "store.duckdb"))
