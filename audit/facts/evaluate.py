@@ -109,14 +109,6 @@ if tables_crc32() != REFERENCE_TABLES_CRC32:
 
 
 @njit(cache=True, nogil=True)
-def category_level(strength: int) -> int:
-    """0 (high card) .. 9 (five aces) of a strength; -1 for -1."""
-    if strength < 0:
-        return -1
-    return strength >> CATEGORY_SHIFT
-
-
-@njit(cache=True, nogil=True)
 def leading_rank_code(strength: int) -> int:
     """The rank code (0..12) that names the hand (the pair of a one-pair hand); -1 for -1."""
     if strength < 0:
@@ -275,12 +267,6 @@ def openers5(c0: int, c1: int, c2: int, c3: int, c4: int, minimum: int, bobtail:
 
 
 @njit(cache=True, nogil=True)
-def _openers5(c: npt.NDArray[np.int64], minimum: int, bobtail: bool) -> int:
-    """:func:`openers5` of an array of five codes."""
-    return openers5(c[0], c[1], c[2], c[3], c[4], minimum, bobtail)
-
-
-@njit(cache=True, nogil=True)
 def is_openers(cards: npt.NDArray[np.int8], start: int, count: int, minimum: int,
                bobtail: bool) -> int:
     """``audit.opening.is_openers`` of five dealt cards ``cards[start:start+count]``.
@@ -334,60 +320,3 @@ def holds_openers(cards: npt.NDArray[np.int8], start: int, count: int, minimum: 
                                               int(cards[start + 2]), int(cards[start + 3])):
         return 1
     return 0
-
-
-@njit(cache=True, nogil=True)
-def could_have_held_openers_counted(final: npt.NDArray[np.int8], final_start: int,
-                                    final_count: int, discards: npt.NDArray[np.int8],
-                                    discard_start: int, discard_count: int, minimum: int,
-                                    bobtail: bool) -> int:
-    """:func:`could_have_held_openers` with the final hand's length checked (must be 5)."""
-    if not _valid_minimum(minimum) or final_count != 5 or discard_count < 0:
-        return -1
-    if not known_distinct(final, final_start, 5):
-        return -1
-    if not known_distinct(discards, discard_start, discard_count):
-        return -1
-    seen = 0
-    for i in range(final_start, final_start + 5):
-        seen |= 1 << int(final[i])
-    for i in range(discard_start, discard_start + discard_count):
-        if seen & (1 << int(discards[i])):
-            return -1  # a discard cannot also be in the final hand
-    if discard_count > 5:
-        return -1
-    if minimum == _ANY:
-        return 1
-    keep = 5 - discard_count
-    dealt = np.empty(5, dtype=np.int64)
-    for i in range(discard_count):
-        dealt[keep + i] = discards[discard_start + i]
-    # Every choice of ``keep`` cards of the final hand, as a bit mask over its five.
-    for mask in range(32):
-        chosen = 0
-        for i in range(5):
-            if mask & (1 << i):
-                if chosen < keep:
-                    dealt[chosen] = final[final_start + i]
-                chosen += 1
-        if chosen != keep:
-            continue
-        if _openers5(dealt, minimum, bobtail) == 1:
-            return 1
-    return 0
-
-
-@njit(cache=True, nogil=True)
-def could_have_held_openers(final: npt.NDArray[np.int8], final_start: int,
-                            discards: npt.NDArray[np.int8], discard_start: int,
-                            discard_count: int, minimum: int, bobtail: bool) -> int:
-    """``audit.opening.could_have_held_openers`` (R-JB 9): 1 / 0, -1 where it raises.
-
-    The final hand is ``final[final_start:final_start + 5]`` (the caller checks it has
-    five cards, or uses :func:`could_have_held_openers_counted`); the discards are
-    ``discards[discard_start:discard_start + discard_count]``; both may be the same
-    array. -1 for unknown or repeated cards (also across the two), more than five
-    discards, a negative count or an invalid minimum; 1 for ANY when the cards are valid.
-    """
-    return could_have_held_openers_counted(final, final_start, 5, discards, discard_start,
-                                           discard_count, minimum, bobtail)
