@@ -26,24 +26,30 @@ No pandas here: the CLI (``openers verify``) and the report read this module.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sqlite3
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from schemas.findings import finding_key
+from schemas.review_file import (
+    FIELDS,
+    GENESIS,
+    INDEX,
+    TABLE,
+    TRIGGERS,
+    CaseStatus,
+    guard_problems,
+    has_table,
+    row_hash,
+)
 
 #: Longest actor name and note accepted, so a pasted log cannot bloat the file.
 MAX_ACTOR = 80
 MAX_NOTE = 4000
-#: The ``prev_hash`` of the first event.
-GENESIS = "0" * 64
 
 #: Why a finding may be dismissed (a house file may give its own list).
 DISMISS_REASONS: tuple[str, ...] = (
@@ -54,17 +60,6 @@ DISMISS_REASONS: tuple[str, ...] = (
     "rule misapplied: the audit is wrong here",
 )
 
-
-class CaseStatus(StrEnum):
-    """Where a finding's case stands."""
-
-    OPEN = "open"
-    CONFIRMED = "confirmed"
-    DISMISSED = "dismissed"
-    ESCALATED = "escalated"
-    RESOLVED = "resolved"
-
-
 #: The decisions allowed from each state (an assignment or a note keeps the state).
 TRANSITIONS: dict[CaseStatus, tuple[CaseStatus, ...]] = {
     CaseStatus.OPEN: (CaseStatus.CONFIRMED, CaseStatus.DISMISSED, CaseStatus.ESCALATED),
@@ -72,52 +67,6 @@ TRANSITIONS: dict[CaseStatus, tuple[CaseStatus, ...]] = {
     CaseStatus.ESCALATED: (CaseStatus.CONFIRMED, CaseStatus.DISMISSED, CaseStatus.RESOLVED),
     CaseStatus.DISMISSED: (CaseStatus.OPEN,),
     CaseStatus.RESOLVED: (CaseStatus.OPEN,),
-}
-
-#: Columns hashed into each row, in this order.
-_FIELDS: tuple[str, ...] = (
-    "event_id", "finding_key", "hand_id", "code", "action_index", "seat", "status",
-    "previous_status", "reason", "assignee", "due_date", "actor", "note", "at",
-)  # fmt: skip
-
-_STATUSES = ", ".join(f"'{s.value}'" for s in CaseStatus)
-_TABLE = f"""
-CREATE TABLE case_events (
-    event_id        INTEGER PRIMARY KEY,
-    finding_key     TEXT NOT NULL,
-    hand_id         TEXT NOT NULL,
-    code            TEXT NOT NULL,
-    action_index    INTEGER,
-    seat            INTEGER,
-    status          TEXT NOT NULL CHECK (status IN ({_STATUSES})),
-    previous_status TEXT NOT NULL CHECK (previous_status IN ({_STATUSES})),
-    reason          TEXT,
-    assignee        TEXT,
-    due_date        TEXT,
-    actor           TEXT NOT NULL CHECK (length(trim(actor)) > 0),
-    note            TEXT NOT NULL,
-    at              TEXT NOT NULL,
-    prev_hash       TEXT NOT NULL,
-    row_hash        TEXT NOT NULL
-)"""
-_INDEX = "CREATE INDEX case_events_by_key ON case_events (finding_key, event_id)"
-#: The guards, by name; a file whose triggers differ from these is refused for writing.
-TRIGGERS: dict[str, str] = {
-    "case_events_no_update": (
-        "CREATE TRIGGER case_events_no_update BEFORE UPDATE ON case_events "
-        "BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END"
-    ),
-    "case_events_no_delete": (
-        "CREATE TRIGGER case_events_no_delete BEFORE DELETE ON case_events "
-        "BEGIN SELECT RAISE(ABORT, 'reviews are append-only'); END"
-    ),
-    "case_events_append_only": (
-        "CREATE TRIGGER case_events_append_only BEFORE INSERT ON case_events "
-        "WHEN NEW.event_id IS NOT (SELECT coalesce(max(event_id), 0) + 1 FROM case_events) "
-        "OR NEW.prev_hash IS NOT coalesce((SELECT row_hash FROM case_events "
-        f"ORDER BY event_id DESC LIMIT 1), '{GENESIS}') "
-        "BEGIN SELECT RAISE(ABORT, 'reviews are append-only: not the next event'); END"
-    ),
 }
 
 
@@ -187,45 +136,13 @@ def reviews_path_for(store: Path) -> Path:
     return store.with_name(f"{store.stem}.reviews.sqlite")
 
 
-def row_hash(prev_hash: str, row: dict[str, Any]) -> str:
-    """The hash that chains one event to the one before it."""
-    fields = json.dumps([row[name] for name in _FIELDS], ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(f"{prev_hash}\n{fields}".encode()).hexdigest()
-
-
-def _installed_triggers(con: sqlite3.Connection) -> dict[str, str]:
-    rows = con.execute(
-        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'case_events'"
-    ).fetchall()
-    return {name: sql for name, sql in rows}
-
-
-def _guard_problems(con: sqlite3.Connection) -> list[str]:
-    installed = _installed_triggers(con)
-    problems = []
-    for name, sql in TRIGGERS.items():
-        if name not in installed:
-            problems.append(f"trigger {name} is missing")
-        elif installed[name] != sql:
-            problems.append(f"trigger {name} was altered")
-    problems += [f"unexpected trigger {name}" for name in installed if name not in TRIGGERS]
-    return problems
-
-
-def _has_table(con: sqlite3.Connection, name: str) -> bool:
-    found = con.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
-    ).fetchone()
-    return found is not None
-
-
 def _create(con: sqlite3.Connection) -> None:
     """Create the table and its guards (a new file), and carry over round-1 decisions."""
-    con.execute(_TABLE)
-    con.execute(_INDEX)
+    con.execute(TABLE)
+    con.execute(INDEX)
     for sql in TRIGGERS.values():
         con.execute(sql)
-    if _has_table(con, "reviews"):  # the round-1 file: one row per confirm/dismiss
+    if has_table(con, "reviews"):  # the round-1 file: one row per confirm/dismiss
         old = con.execute(
             "SELECT finding_key, hand_id, code, action_index, seat, status, previous_status,"
             " reviewer, note, decided_at FROM reviews ORDER BY review_id"
@@ -247,9 +164,9 @@ def _connect(path: Path, write: bool) -> Iterator[sqlite3.Connection]:
             con.execute("PRAGMA journal_mode=WAL")
             con.execute("BEGIN IMMEDIATE")
             try:
-                if not _has_table(con, "case_events"):
+                if not has_table(con, "case_events"):
                     _create(con)
-                problems = _guard_problems(con)
+                problems = guard_problems(con)
                 if problems:
                     raise ReviewFileTampered(
                         f"{path}: {'; '.join(problems)}; decisions are not saved to this file"
@@ -281,9 +198,9 @@ def _append(
         "assignee": assignee, "due_date": due, "actor": actor, "note": note, "at": at,
     }  # fmt: skip
     con.execute(
-        f"INSERT INTO case_events ({', '.join(_FIELDS)}, prev_hash, row_hash)"
-        f" VALUES ({', '.join('?' * (len(_FIELDS) + 2))})",
-        (*(row[name] for name in _FIELDS), prev, row_hash(prev, row)),
+        f"INSERT INTO case_events ({', '.join(FIELDS)}, prev_hash, row_hash)"
+        f" VALUES ({', '.join('?' * (len(FIELDS) + 2))})",
+        (*(row[name] for name in FIELDS), prev, row_hash(prev, row)),
     )
 
 
@@ -355,8 +272,8 @@ def _rows(path: Path, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, .
     if not path.exists():
         return []
     with _connect(path, write=False) as con:
-        present = _has_table(con, "case_events")
-        legacy = not present and _has_table(con, "reviews")
+        present = has_table(con, "case_events")
+        legacy = not present and has_table(con, "reviews")
         if present:
             return con.execute(sql, tuple(params)).fetchall()
     if legacy:  # a round-1 file: carry its decisions over, then read them
@@ -393,11 +310,11 @@ def events(
         where, params = " WHERE finding_key = ?", [key.text()]
     elif hand_id is not None:
         where, params = " WHERE hand_id = ?", [hand_id]
-    rows = _rows(path, f"SELECT {', '.join(_FIELDS)} FROM case_events{where} ORDER BY event_id",
+    rows = _rows(path, f"SELECT {', '.join(FIELDS)} FROM case_events{where} ORDER BY event_id",
                  params)  # fmt: skip
     events_found = []
     for row in rows:
-        fields = dict(zip(_FIELDS[1:], row[1:], strict=True))
+        fields = dict(zip(FIELDS[1:], row[1:], strict=True))
         fields["status"] = CaseStatus(fields["status"])
         fields["previous_status"] = CaseStatus(fields["previous_status"])
         events_found.append(CaseEvent(event_id=int(row[0]), **fields))
@@ -418,15 +335,15 @@ def verify_chain(path: Path) -> list[ChainBreak]:
         return []
     breaks: list[ChainBreak] = []
     with _connect(path, write=False) as con:
-        if not _has_table(con, "case_events"):
+        if not has_table(con, "case_events"):
             return []
-        breaks += [ChainBreak(None, p) for p in _guard_problems(con)]
+        breaks += [ChainBreak(None, p) for p in guard_problems(con)]
         cursor = con.execute(
-            f"SELECT {', '.join(_FIELDS)}, prev_hash, row_hash FROM case_events ORDER BY event_id"
+            f"SELECT {', '.join(FIELDS)}, prev_hash, row_hash FROM case_events ORDER BY event_id"
         )
         expected_prev, expected_id = GENESIS, 1
         for values in cursor:
-            row = dict(zip(_FIELDS, values[: len(_FIELDS)], strict=True))
+            row = dict(zip(FIELDS, values[: len(FIELDS)], strict=True))
             prev, stored = values[-2], values[-1]
             event_id = int(row["event_id"])
             if event_id != expected_id:

@@ -41,7 +41,7 @@ def test_the_cache_is_per_user_and_keyed_by_the_versions(monkeypatch, tmp_path: 
 def test_a_function_is_found_by_its_place_in_the_project_not_its_path() -> None:
     from audit.facts import evaluate
 
-    locator = ProjectCacheLocator(evaluate.category_level.py_func, evaluate.__file__)
+    locator = ProjectCacheLocator(evaluate.leading_rank_code.py_func, evaluate.__file__)
     assert Path(locator.get_cache_path()) == cache.cache_dir() / "audit.facts"
     assert str(cache.ROOT) not in locator.get_cache_path() or str(cache.ROOT) in str(
         cache.cache_root())
@@ -135,8 +135,8 @@ PROBE = """
 import json, sys
 import audit.facts.evaluate as e
 assert e.__file__.startswith(sys.argv[1]), e.__file__
-e.category_level(5)
-stats = e.category_level.stats
+e.leading_rank_code(5)
+stats = e.leading_rank_code.stats
 print(json.dumps([sum(stats.cache_hits.values()), sum(stats.cache_misses.values())]))
 """
 
