@@ -176,20 +176,27 @@ def _bounded_cache(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     blocks it has read cached up to its limit (80% of the machine by default), so without
     a bound the cache, and the process, grows with the store. Those blocks are never read
     twice here, and what a batch's queries need beyond them is small (or spills to disk).
-    Lowering the limit evicts at once: entered before the worker is forked, what the
-    job's earlier stages (ingest, audit) left cached is dropped rather than carried by
-    both processes through the analysis; and what the reading cached is dropped before
-    the process waits for the worker and judges the cells.
+    Lowering the limit evicts at once. Entered before the worker is forked, what the
+    job's earlier stages (ingest, audit) left cached is dropped first: the worker would
+    start with it, and keep it as its own once the main process evicts it (on a million
+    hands ~220 MiB). And what the reading cached is dropped before the process waits
+    for the worker and judges the cells.
     """
     before = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+    _drop_cache(con)
     con.execute(f"SET memory_limit = '{READ_MEMORY}'")
     try:
         yield
     finally:
-        with suppress(duckdb.Error):  # blocks still pinned: they stay, as before
-            con.execute(f"SET memory_limit = '{DROP_MEMORY}'")
+        _drop_cache(con)
         con.execute(f"SET memory_limit = '{before}'")
         trim_heap()
+
+
+def _drop_cache(con: duckdb.DuckDBPyConnection) -> None:
+    """Evict DuckDB's cached blocks (the limit at :data:`DROP_MEMORY`; set another after)."""
+    with suppress(duckdb.Error):  # blocks still pinned: they stay
+        con.execute(f"SET memory_limit = '{DROP_MEMORY}'")
 
 
 def _feed(tests: Iterable[IntegrityTest], v: BatchView | None) -> None:

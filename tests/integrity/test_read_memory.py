@@ -1,5 +1,6 @@
-"""DuckDB's cache while the analysis reads the store: bounded before the worker is forked,
-emptied once the batches are read, and the connection's limit as it was afterwards."""
+"""DuckDB's cache while the analysis reads the store: emptied and bounded before the worker
+is forked, emptied once the batches are read, and the connection's limit as it was
+afterwards."""
 
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ def test_the_cache_read_is_dropped_and_the_limit_restored(tmp_path: Path) -> Non
         assert read > 2 * (16 << 20)  # well above what the drop keeps
         with engine._bounded_cache(con):
             assert _limit(con) == _spelled(READ_MEMORY)
+            assert _cached(con) <= (16 << 20)  # what was cached before: dropped
             con.execute("SELECT sum(i), sum(j), sum(k) FROM t").fetchall()
         assert _cached(con) <= (16 << 20) < read
         assert _limit(con) == _spelled(before)  # as it reads (DuckDB prints it rounded)
