@@ -33,7 +33,7 @@ from audit.integrity.ahead import read_ahead
 from audit.integrity.checks._common import Sums, unique_inverse
 from audit.integrity.features import BatchView, Lookup, view
 from audit.integrity.frames import BATCH_HANDS, Names, count_hands, read_batches
-from audit.integrity.heap import kept_heap
+from audit.integrity.heap import kept_heap, trim_heap
 from audit.integrity.laws import hand_law
 from audit.integrity.model import Alert, Cell, Evidence, Family, Level, alert_key
 from audit.integrity.parallel import (
@@ -53,6 +53,8 @@ from audit.workers import no_cyclic_gc
 
 #: DuckDB's memory limit while the analysis reads the store (see :func:`_bounded_cache`).
 READ_MEMORY = "256MB"
+#: DuckDB's memory limit for a moment once the batches are read: its cache emptied.
+DROP_MEMORY = "16MB"
 #: Bins of the per-dealer PIT histograms.
 PIT_BINS = 20
 KINDS = ("dealt", "draw")
@@ -166,19 +168,35 @@ class _Bins:
 
 @contextmanager
 def _bounded_cache(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """DuckDB's memory limit at :data:`READ_MEMORY` while the batches are read, then as it was.
+    """DuckDB's memory limit at :data:`READ_MEMORY` while the batches are read; then the
+    blocks cached meanwhile dropped, the heap's free pages given back, and the limit set
+    as it was.
 
     Each batch reads its seats and lines from the store's tables; DuckDB keeps the table
     blocks it has read cached up to its limit (80% of the machine by default), so without
     a bound the cache, and the process, grows with the store. Those blocks are never read
     twice here, and what a batch's queries need beyond them is small (or spills to disk).
+    Lowering the limit evicts at once. Entered before the worker is forked, what the
+    job's earlier stages (ingest, audit) left cached is dropped first: the worker would
+    start with it, and keep it as its own once the main process evicts it (on a million
+    hands ~220 MiB). And what the reading cached is dropped before the process waits
+    for the worker and judges the cells.
     """
     before = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+    _drop_cache(con)
     con.execute(f"SET memory_limit = '{READ_MEMORY}'")
     try:
         yield
     finally:
+        _drop_cache(con)
         con.execute(f"SET memory_limit = '{before}'")
+        trim_heap()
+
+
+def _drop_cache(con: duckdb.DuckDBPyConnection) -> None:
+    """Evict DuckDB's cached blocks (the limit at :data:`DROP_MEMORY`; set another after)."""
+    with suppress(duckdb.Error):  # blocks still pinned: they stay
+        con.execute(f"SET memory_limit = '{DROP_MEMORY}'")
 
 
 def _feed(tests: Iterable[IntegrityTest], v: BatchView | None) -> None:
@@ -227,6 +245,10 @@ def _run(con: duckdb.DuckDBPyConnection, options: Options,
     result = IntegrityResult(options, [], [], [])
     with ExitStack() as stack:
         codes = [test.code for test in tests]
+        # DuckDB's cache bounded before the worker is forked (see _bounded_cache), and
+        # emptied once the batches are read (when `reading` closes).
+        reading = stack.enter_context(ExitStack())
+        reading.enter_context(_bounded_cache(con))
         share: list[str] = []
         if use_worker(options.workers):
             hands = count_hands(con, since=options.since, until=options.until)
@@ -237,7 +259,8 @@ def _run(con: duckdb.DuckDBPyConnection, options: Options,
         held: BatchView | None = None
         batches = read_ahead(read_batches(con, options.profile, names, since=options.since,
                                           until=options.until, batch_hands=options.batch_hands))
-        with _bounded_cache(con), closing(batches):
+        reading.enter_context(closing(batches))
+        with reading:
             for batch in batches:
                 replayed = replay(batch, bobtail=options.profile.bobtail)
                 laws.join()
@@ -252,13 +275,15 @@ def _run(con: duckdb.DuckDBPyConnection, options: Options,
                     # This process's tests take the previous batch: the worker gets each
                     # batch as soon as it is read (its lines dropped, as the worker's).
                     _feed(local, held)
-                    held = lean(v)
+                    held = lean(v) if local else None
                 result.hands += len(batch)
                 result.draws += len(replayed.draws.u)
                 result.decisions += len(replayed.decisions.hand)
                 result.irregular += int(replayed.irregular.sum())
                 if progress is not None:
                     progress(result.hands)
+                # not held while the next batch is read, nor the last one to the end
+                del batch, replayed, v
         if worker is not None:  # every batch sent, every name known: the worker judges its
             worker.ask_cells(names, fdr)  # tests while this process feeds and judges its own
         _feed(local, held)

@@ -117,11 +117,15 @@ class Lookup:
         self._tables: list[str] = []
 
     def add_batch(self, batch: Batch) -> None:
-        """Remember a batch's hand ids and times (compactly, as Arrow strings)."""
+        """Remember a batch's hand ids and times (compactly, as Arrow strings).
+
+        The times are copied: in the integrity worker a batch's arrays are views of the
+        batch's whole mapped file (:mod:`audit.integrity.parallel`), and a view kept here
+        would keep every batch's file mapped until the run ends."""
         self._offsets.append(batch.first)
         self._hand_ids.append(pa.array(batch.hand_ids, pa.string()))
-        self._times.append(batch.h_time_ms)
-        self._offsets_min.append(batch.h_offset)
+        self._times.append(batch.h_time_ms.copy())
+        self._offsets_min.append(batch.h_offset.copy())
 
     def freeze(self) -> None:
         """Build the index -> id tables once every batch has been read."""

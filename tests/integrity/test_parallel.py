@@ -161,3 +161,27 @@ def test_a_failure_in_the_main_process_stops_the_worker(
         _run(cheat_room, 1, SHORT_BATCH)
     assert not isinstance(raised.value, WorkerFailed)
     _nothing_left(temp_folder)
+
+
+def _batch_files_mapped(pid: int) -> int:
+    """How many batch files (:func:`parallel._batch_file`) the process ``pid`` maps."""
+    maps = Path(f"/proc/{pid}/maps").read_text().splitlines()
+    return len({line.split()[-2] for line in maps if "openers-integrity-batch" in line})
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc/PID/maps")
+def test_the_worker_unmaps_each_batch_once_fed(cheat_room: Room,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once every batch is fed, the worker maps none of their files (a view kept by a test
+    or the lookup would keep its whole batch's file, and the worker grows with the store)."""
+    mapped: list[int] = []
+    cells = parallel.IntegrityWorker.cells
+
+    def counted(self: parallel.IntegrityWorker) -> parallel.RemoteCells:
+        found = cells(self)  # every batch fed: the worker waits for the next request
+        mapped.append(_batch_files_mapped(self._process.pid or 0))
+        return found
+
+    monkeypatch.setattr(parallel.IntegrityWorker, "cells", counted)
+    assert _run(cheat_room, 1).hands > BATCH * parallel.AHEAD
+    assert mapped == [0]
