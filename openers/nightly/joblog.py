@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class LogFormat(StrEnum):
@@ -41,7 +41,11 @@ class JobLog:
         self.fmt = fmt
         self.stream = stream if stream is not None else sys.stderr
         self._rich = fmt is LogFormat.TEXT and self.stream.isatty()
-        self._console = Console(file=self.stream) if self._rich else None
+        self._console: Console | None = None
+        if self._rich:  # rich only on a terminal: a tenth of a second of imports otherwise
+            from rich.console import Console
+
+            self._console = Console(file=self.stream)
 
     def info(self, message: str, **fields: Any) -> None:
         """Log an ordinary event."""
@@ -74,6 +78,14 @@ class JobLog:
     def stage(self, name: str, total: int) -> Iterator[Callable[[int], None]]:
         """A stage of ``total`` units; yields ``advance(n)`` to report ``n`` more done."""
         if self._console is not None:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
             columns = (
                 TextColumn("{task.description}"),
                 BarColumn(),

@@ -60,6 +60,9 @@ def test_evidence_amounts_in_currency() -> None:
                                  "expected": "QQ", "bets": 6}, "$"))  # fmt: skip
     assert items == {"stake": "$12.50", "paid": "seat 3: $0.50", "cards": '["Ah"]',
                      "expected": "QQ", "bets": "6"}  # fmt: skip
+    nested = dict(evidence_items({"hands": {"b": [2, None], "a": {"z": 1, "y": "\u00e9"}}}))
+    # JSON with its keys sorted at every depth, non-ASCII escaped
+    assert nested == {"hands": '{"a": {"y": "\\u00e9", "z": 1}, "b": [2, null]}'}
 
 
 def test_dashboard_exports_neutralise_formulas() -> None:

@@ -56,7 +56,7 @@ def test_the_nightly_job_never_imports_pandas(tmp_path: Path) -> None:
 def test_the_command_module_imports_no_engine() -> None:
     code = ("import sys, openers.nightly.cli\n"
             "print(sorted(m for m in ('numba', 'pandas', 'scipy', 'jinja2', 'audit.store', "
-            "'audit.registry', 'ingest.batches') if m in sys.modules))")
+            "'audit.registry', 'ingest.batches', 'rich') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=False, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr
