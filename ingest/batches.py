@@ -131,9 +131,11 @@ class _Batches:
         return self.count >= self.size
 
     def take(self) -> ReadBatch:
-        parsed, unstorable = _contained_rows(self.parsed)
-        hands = HandRows.concat([*self.parts, parsed])
-        problems = [*self.problems, *unstorable]
+        parts, problems = self.parts, self.problems
+        if self.parsed:
+            parsed, unstorable = _contained_rows(self.parsed)
+            parts, problems = [*parts, parsed], [*problems, *unstorable]
+        hands = HandRows.concat(parts)
         batch = ReadBatch(hands, sorted(problems, key=lambda p: p.first_line))
         self.parts, self.parsed, self.problems, self.count = [], [], [], 0
         return batch

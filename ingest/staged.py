@@ -126,6 +126,13 @@ def _in_flight(name: str, schema: pa.Schema) -> pa.Schema:
                      ).append(pa.field(HAND, _INT))
 
 
+@functools.lru_cache(maxsize=16)
+def _empty(schema: pa.Schema) -> pa.Table:
+    """A table of no row (Arrow tables are immutable: one per schema; making one costs
+    about a millisecond)."""
+    return schema.empty_table()
+
+
 def _coded(codes: npt.NDArray[np.integer], names: pa.Array) -> pa.DictionaryArray:
     """The texts ``names[codes]`` as a dictionary column (no text copied)."""
     return pa.DictionaryArray.from_arrays(
@@ -147,8 +154,8 @@ class HandRows:
     @staticmethod
     def empty() -> HandRows:
         """No hand."""
-        return HandRows(RAW_HANDS.empty_table(), {
-            name: _in_flight(name, schema).empty_table() for name, schema in _STAGING.items()})
+        return HandRows(_empty(RAW_HANDS), {
+            name: _empty(_in_flight(name, schema)) for name, schema in _STAGING.items()})
 
     def take(self, rows: IntArray) -> HandRows:
         """The hands at ``rows`` (increasing), renumbered from 0."""
