@@ -16,7 +16,8 @@ the reference path only.
 The per-chunk decisions (line bound, a hand the data stops in, ``complete_only``,
 counting the hands met, the resume point) are the reader's (:meth:`HandReader.take`);
 here they are applied to a piece's chunks at once where they cannot apply (every
-chunk of a piece but the file's last is complete).
+chunk of a piece but the file's last is complete, and that one is an ordinary hand unless
+the reading is ``complete_only`` or the data stopped at a fault).
 """
 
 from __future__ import annotations
@@ -130,9 +131,11 @@ class _Batches:
         return self.count >= self.size
 
     def take(self) -> ReadBatch:
-        parsed, unstorable = _contained_rows(self.parsed)
-        hands = HandRows.concat([*self.parts, parsed])
-        problems = [*self.problems, *unstorable]
+        parts, problems = self.parts, self.problems
+        if self.parsed:
+            parsed, unstorable = _contained_rows(self.parsed)
+            parts, problems = [*parts, parsed], [*problems, *unstorable]
+        hands = HandRows.concat(parts)
         batch = ReadBatch(hands, sorted(problems, key=lambda p: p.first_line))
         self.parts, self.parsed, self.problems, self.count = [], [], [], 0
         return batch
@@ -219,7 +222,11 @@ def _scanned(reader: HandReader, source: ByteSource, piece: _Piece
     if not count:
         return
     lines_end = piece.line + len(piece.data)  # a bound: a line takes a byte at least
-    final_open = piece.last and not bool(result.terminated[-1])
+    # The file's data ends inside its last hand: a rule of the reader's applies only when
+    # that hand may not be complete yet (``complete_only``) or the data stopped at a fault
+    # (known here: the source has been read to its end). Otherwise it is an ordinary hand.
+    final_open = (piece.last and not bool(result.terminated[-1])
+                  and (reader.complete_only or source.fault is not None))
     if lines_end > MAX_LINE_NUMBER or final_open:
         # Where the per-chunk rules may apply (the file's last hand, the line bound): the
         # chunks the rules do not touch are the scanner's, the others judged one by one.

@@ -38,6 +38,7 @@ _SAME_TYPE: dict[pa.DataType, str] = {
     pa.bool_(): "BOOLEAN",
     pa.timestamp("us", tz="UTC"): "TIMESTAMP WITH TIME ZONE",
     pa.list_(pa.string()): "VARCHAR[]",
+    pa.dictionary(pa.int32(), pa.string()): "VARCHAR",  # ingest.staged.CODED columns
 }
 _TABLES = ("raw_hands", "stg_hands", "stg_seats", "stg_actions")
 
@@ -78,7 +79,10 @@ def _utf8(chunks: Iterable[pa.Array]) -> bool:
     """Whether every text of ``chunks`` is UTF-8: at once when their bytes are ASCII (what
     every reader gives), else by Arrow's full check."""
     for chunk in chunks:
-        texts = chunk.flatten() if isinstance(chunk, pa.ListArray) else chunk
+        if isinstance(chunk, pa.DictionaryArray):  # its texts are its dictionary's
+            texts = chunk.dictionary
+        else:
+            texts = chunk.flatten() if isinstance(chunk, pa.ListArray) else chunk
         if not len(texts) or texts.buffers()[2] is None:
             continue
         # Only the bytes these texts use (a slice shares its parent's buffer).

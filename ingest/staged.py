@@ -5,6 +5,11 @@
 ``stg_actions`` rows, each tagged with its hand's row (``_hand``) so a batch can be
 cut and joined without touching a Python object per hand.
 
+The columns that repeat a few texts (``section``, ``actor``, ``verb``) or their hand's id
+(``hand_id`` of seats and actions) are held as Arrow dictionaries while in flight
+(:data:`CODED`): a code per row instead of a copy of its text, written by DuckDB as the
+same VARCHAR values.
+
 They are built two ways, which must give equal rows for any hand both can read:
 
 - :func:`scanned_rows` straight from the compiled scanner's arrays and text spans,
@@ -18,13 +23,16 @@ fixture and mutated hands.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ingest.frames import RAW_HANDS, STG_ACTIONS, STG_HANDS, STG_SEATS, hand_tables, raw_table
 from ingest.reader import ParsedHand
@@ -82,7 +90,7 @@ from ingest.scan.scanner import ScanResult
 from ingest.scan.text import card_lists, gather
 from schemas.records import CARD_CODES, SECTION_ORDER, Game
 
-__all__ = ["HAND", "HandRows", "parsed_rows", "scanned_rows"]
+__all__ = ["CODED", "HAND", "HandRows", "parsed_rows", "scanned_rows"]
 
 IntArray = npt.NDArray[np.int64]
 #: The column of every staging table that names its hand's raw row (dropped on insert).
@@ -102,6 +110,34 @@ for _openers, _code in OPENERS_CODE.items():
     _OPENERS[_code + 1] = _openers.value
 _OPENERS_NAMES = pa.array(_OPENERS, pa.string())
 
+#: The columns of each staging table held as dictionaries in flight (see the module
+#: docstring): codes into a few names, or each row's hand (its ``_hand``) into the ids.
+CODED = {"stg_seats": ("hand_id",), "stg_actions": ("hand_id", "section", "actor", "verb")}
+_CODE = pa.int32()  # ``dictionary_encode`` gives these, so both builders' types agree
+_CODED_TEXT = pa.dictionary(_CODE, pa.string())
+
+
+@functools.lru_cache(maxsize=16)
+def _in_flight(name: str, schema: pa.Schema) -> pa.Schema:
+    """A staging table's schema as :class:`HandRows` holds it: its coded columns as
+    dictionaries, and ``_hand``."""
+    coded = CODED.get(name, ())
+    return pa.schema([f.with_type(_CODED_TEXT) if f.name in coded else f for f in schema]
+                     ).append(pa.field(HAND, _INT))
+
+
+@functools.lru_cache(maxsize=16)
+def _empty(schema: pa.Schema) -> pa.Table:
+    """A table of no row (Arrow tables are immutable: one per schema; making one costs
+    about a millisecond)."""
+    return schema.empty_table()
+
+
+def _coded(codes: npt.NDArray[np.integer], names: pa.Array) -> pa.DictionaryArray:
+    """The texts ``names[codes]`` as a dictionary column (no text copied)."""
+    return pa.DictionaryArray.from_arrays(
+        pa.array(np.asarray(codes, dtype=np.int32), _CODE), names)
+
 
 @dataclass
 class HandRows:
@@ -118,9 +154,8 @@ class HandRows:
     @staticmethod
     def empty() -> HandRows:
         """No hand."""
-        return HandRows(RAW_HANDS.empty_table(), {
-            name: schema.append(pa.field(HAND, _INT)).empty_table()
-            for name, schema in _STAGING.items()})
+        return HandRows(_empty(RAW_HANDS), {
+            name: _empty(_in_flight(name, schema)) for name, schema in _STAGING.items()})
 
     def take(self, rows: IntArray) -> HandRows:
         """The hands at ``rows`` (increasing), renumbered from 0."""
@@ -189,9 +224,16 @@ def parsed_rows(hands: Sequence[ParsedHand]) -> HandRows:
                         [len(h.record.actions) for h in hands])
     own = {"stg_hands": np.arange(len(hands), dtype=np.int32), "stg_seats": seats,
            "stg_actions": actions}
-    staging = {name: table.append_column(HAND, pa.array(own[name], _INT))
-               for name, table in tables.items()}
-    return HandRows(raw_table(hands), staging)
+    raw = raw_table(hands)
+    staging = {}
+    for name, table in tables.items():
+        for column in CODED.get(name, ()):
+            at = table.schema.get_field_index(column)
+            coded = (_coded(own[name], raw.column("hand_id").combine_chunks())
+                     if column == "hand_id" else pc.dictionary_encode(table.column(column)))
+            table = table.set_column(at, column, coded)
+        staging[name] = table.append_column(HAND, pa.array(own[name], _INT))
+    return HandRows(raw, staging)
 
 
 def _ints(values: IntArray, kind: pa.DataType, null: int | None = None) -> pa.Array:
@@ -218,10 +260,13 @@ _CARD_NAMES = np.frombuffer("".join(CARD_CODES).encode(), dtype=np.uint8).reshap
 
 def _sha256s(text: pa.StringArray) -> pa.Array:
     """The SHA-256 hex digest of each string's UTF-8."""
-    offsets = np.frombuffer(text.buffers()[1], dtype=np.int32)[text.offset:]
+    offsets = np.frombuffer(text.buffers()[1], dtype=np.int32)[text.offset:][:len(text) + 1]
     data = memoryview(text.buffers()[2])
-    return pa.array([hashlib.sha256(data[offsets[i]:offsets[i + 1]]).hexdigest()
-                     for i in range(len(text))], pa.string())
+    sha256 = hashlib.sha256
+    # Python ints from one ``tolist``: indexing a NumPy array per hand costs as much as a hash.
+    bounds = offsets.tolist()
+    return pa.array([sha256(data[start:end]).hexdigest()
+                     for start, end in itertools.pairwise(bounds)], pa.string())
 
 
 def scanned_rows(buf: npt.NDArray[np.uint8], result: ScanResult, rows: IntArray, file: str,
@@ -252,7 +297,7 @@ def scanned_rows(buf: npt.NDArray[np.uint8], result: ScanResult, rows: IntArray,
     seats = a.seats if every else a.seats[seat_rows]
     player = spans.seats if every else spans.seats[seat_rows]
     stg_seats = pa.table({
-        "hand_id": hand_id.take(pa.array(seat_hand)), "seat": _ints(seats[:, S_SEAT], _INT),
+        "hand_id": _coded(seat_hand, hand_id), "seat": _ints(seats[:, S_SEAT], _INT),
         "player_id": gather(buf, player[:, 0], player[:, 1]),
         "stack": _ints(seats[:, S_STACK], _CENTS), HAND: pa.array(seat_hand, _INT),
     })
@@ -268,12 +313,11 @@ def scanned_rows(buf: npt.NDArray[np.uint8], result: ScanResult, rows: IntArray,
     reading = np.where(is_note[:, None], -1, text_span) if is_note.any() else text_span
     index = np.arange(len(event_rows)) - np.repeat(np.cumsum(counts) - counts, counts)
     stg_actions = pa.table({
-        "hand_id": gather(buf, np.repeat(text[:, P_HAND], counts),
-                          np.repeat(text[:, P_HAND + 1], counts)),
-        "action_index": pa.array(index, _INT), "line": _ints(events[:, E_LINE], _INT),
-        "section": _SECTIONS.take(pa.array(events[:, E_SECTION])),
-        "actor": _ACTORS.take(pa.array(events[:, E_ACTOR])),
-        "verb": _VERBS.take(pa.array(events[:, E_VERB])),
+        "hand_id": _coded(event_hand, hand_id),
+        "action_index": _ints(index, _INT), "line": _ints(events[:, E_LINE], _INT),
+        "section": _coded(events[:, E_SECTION], _SECTIONS),
+        "actor": _coded(events[:, E_ACTOR], _ACTORS),
+        "verb": _coded(events[:, E_VERB], _VERBS),
         "seat": _ints(events[:, E_SEAT], _INT, 0),
         "amount": _ints(events[:, E_AMOUNT], _CENTS, -1),
         "to_amount": _ints(events[:, E_TO_AMOUNT], _CENTS, -1),
@@ -311,5 +355,7 @@ def scanned_rows(buf: npt.NDArray[np.uint8], result: ScanResult, rows: IntArray,
     })
     staging = {"stg_hands": stg_hands, "stg_seats": stg_seats, "stg_actions": stg_actions}
     for name, schema in _STAGING.items():
-        staging[name] = staging[name].cast(schema.append(pa.field(HAND, _INT)))
+        flight = _in_flight(name, schema)
+        if not staging[name].schema.equals(flight):  # built as the store's types: no copy
+            staging[name] = staging[name].cast(flight)
     return HandRows(raw, staging)

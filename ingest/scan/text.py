@@ -16,6 +16,7 @@ from numba import njit
 
 ByteArray = npt.NDArray[np.uint8]
 IntArray = npt.NDArray[np.int64]
+_CARD_LIST = pa.list_(pa.string())
 
 
 @njit(cache=True, nogil=True)
@@ -53,11 +54,13 @@ def gather(buf: ByteArray, starts: IntArray, ends: IntArray, *, drop_cr: bool = 
     """The strings buf[starts[i]:ends[i]] (null where ``starts[i]`` is -1) as Arrow
     strings; ``drop_cr`` writes each ``\\r\\n`` as ``\\n``. The spans must hold UTF-8
     (the scanner reads printable ASCII only), and total less than 2 GiB."""
+    if drop_cr and len(buf) and not (buf == 13).any():
+        drop_cr = False  # no CR at all (the usual log): copy spans whole, not byte by byte
     data, offsets = _gather(buf, np.ascontiguousarray(starts, dtype=np.int64),
                             np.ascontiguousarray(ends, dtype=np.int64), drop_cr)
     valid = np.asarray(starts) >= 0
-    nulls = int(len(valid) - valid.sum())
-    bitmap = pa.array(valid).buffers()[1] if nulls else None
+    nulls = int(len(valid) - np.count_nonzero(valid))
+    bitmap = pa.py_buffer(np.packbits(valid, bitorder="little")) if nulls else None
     return pa.StringArray.from_buffers(len(valid), pa.py_buffer(offsets), pa.py_buffer(data),
                                        bitmap, nulls)
 
@@ -94,9 +97,12 @@ def card_lists(codes: npt.NDArray[np.int8], starts: IntArray, counts: IntArray,
     values = pa.StringArray.from_buffers(
         cards, pa.py_buffer(np.arange(0, 2 * cards + 1, 2, dtype=np.int32)),
         pa.py_buffer(data))
-    missing = np.asarray(counts) < 0
-    return pa.ListArray.from_arrays(pa.array(lists), values,
-                                    mask=pa.array(missing) if missing.any() else None)
+    valid = np.asarray(counts) >= 0
+    nulls = len(valid) - int(np.count_nonzero(valid))
+    bitmap = pa.py_buffer(np.packbits(valid, bitorder="little")) if nulls else None
+    # Straight from the buffers: ``ListArray.from_arrays`` with a mask copies and checks them.
+    return pa.Array.from_buffers(_CARD_LIST, len(valid), [bitmap, pa.py_buffer(lists)],
+                                 null_count=nulls, children=[values])
 
 
 def warm_up() -> None:

@@ -75,3 +75,16 @@ def test_a_column_of_another_type_than_the_stores_does_not_fit(con, hands: HandR
     assert not fits(hands, store_columns(con))
     con.execute("ALTER TABLE stg_hands DROP COLUMN rake")
     assert not fits(hands, store_columns(con))
+
+
+def test_a_coded_column_whose_names_are_not_utf8_does_not_fit(con, hands: HandRows) -> None:
+    """A dictionary column (ingest.staged.CODED) is checked through its dictionary."""
+    actions = hands.staging["stg_actions"]
+    verbs = actions.column("verb").combine_chunks()
+    assert isinstance(verbs, pa.DictionaryArray)
+    names = verbs.dictionary
+    bad = pa.Array.from_buffers(pa.string(), len(names), [
+        None, names.buffers()[1], pa.py_buffer(b"\xff" * names.buffers()[2].size)])
+    broken = pa.DictionaryArray.from_arrays(verbs.indices, bad)
+    assert fits(hands, store_columns(con))
+    assert not fits(_with(hands, "stg_actions", "verb", broken), store_columns(con))

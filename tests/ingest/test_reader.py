@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -90,3 +91,33 @@ def test_utf8_byte_order_mark_is_not_part_of_the_first_hand(tmp_path: Path) -> N
     items = list(read_path(path))
     assert _ids(items) == ["M1", "M2"]
     assert items[0].first_line == 1 and items[1].first_line == 53
+
+
+def test_the_files_last_hand_is_read_by_the_scanner_unless_it_may_be_incomplete(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A last hand without a blank line after it is an ordinary hand (the scanner's rows,
+    equal to the reference's); only ``complete_only`` reading leaves it for later."""
+    from ingest.batches import read_batches
+    from ingest.staged import parsed_rows
+
+    path = tmp_path / "day.log"
+    path.write_text(f"{example('L1')}\n\n{example('L2')}")
+    judged: list[int] = []
+    judge = HandReader.judge
+
+    def counted(self: HandReader, chunk: Any, stream: Any) -> Any:
+        judged.append(chunk.first_line)
+        return judge(self, chunk, stream)
+
+    monkeypatch.setattr(HandReader, "judge", counted)
+    [batch] = list(read_batches(HandReader(path), 10))
+    assert not judged and not batch.problems
+    assert batch.hands.raw.column("hand_id").to_pylist() == ["L1", "L2"]
+    truth = parsed_rows([i for i in HandReader(path) if isinstance(i, ParsedHand)])
+    assert batch.hands.raw.to_pylist() == truth.raw.to_pylist()
+    for name, table in truth.staging.items():
+        assert batch.hands.staging[name].to_pylist() == table.to_pylist(), name
+    reader = HandReader(path, complete_only=True)
+    [batch] = list(read_batches(reader, 10))
+    assert batch.hands.raw.column("hand_id").to_pylist() == ["L1"] and judged
+    assert path.read_bytes()[reader.resume_offset:].startswith(b"\nHand: L2")
