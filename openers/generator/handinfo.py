@@ -65,40 +65,57 @@ def read_shape(hand: tuple[str, ...]) -> Shape:
         v = RANK_VALUE[c[0]]
         counts[v] = counts.get(v, 0) + 1
         suits[c[1]] = suits.get(c[1], 0) + 1
+    # _is_straight needs distinct naturals: only then is it worth asking.
+    straight = len(hand) == 5 and len(counts) == len(cards) and _is_straight(cards)
     if jokers:
         counts[ACE] = counts.get(ACE, 0) + jokers
-    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    groups = sorted(counts.items(), key=_by_count, reverse=True)
     top_value, top_count = groups[0]
     second_count = groups[1][1] if len(groups) > 1 else 0
     flush = len(suits) == 1 and len(hand) == 5
-    straight = len(hand) == 5 and _is_straight(cards)
-
-    def keep_ranks(*values: int) -> tuple[str, ...]:
-        return tuple(c for c in cards if RANK_VALUE[c[0]] in values) + jk
 
     if top_count >= 5:
-        return Shape(FIVE_ACES, ACE, tuple(hand), False)
+        return Shape(FIVE_ACES, ACE, hand, False)
     if straight and flush:
-        return Shape(STRAIGHT_FLUSH, 0, tuple(hand), False)
+        return Shape(STRAIGHT_FLUSH, 0, hand, False)
     if top_count == 4:
-        return Shape(QUADS, top_value, tuple(hand), False)
+        return Shape(QUADS, top_value, hand, False)
     if top_count == 3 and second_count == 2:
-        return Shape(FULL, top_value, tuple(hand), False)
+        return Shape(FULL, top_value, hand, False)
     if flush:
-        return Shape(FLUSH, 0, tuple(hand), False)
+        return Shape(FLUSH, 0, hand, False)
     if straight:
-        return Shape(STRAIGHT, 0, tuple(hand), False)
+        return Shape(STRAIGHT, 0, hand, False)
     if top_count == 3:
-        return Shape(TRIPS, top_value, keep_ranks(top_value), False)
+        return Shape(TRIPS, top_value, _keep_ranks(cards, jk, top_value), False)
     if top_count == 2 and second_count == 2:
-        return Shape(TWO_PAIR, top_value, keep_ranks(top_value, groups[1][0]), False)
-    suit, in_suit = max(suits.items(), key=lambda kv: kv[1]) if suits else ("", 0)
+        return Shape(TWO_PAIR, top_value, _keep_ranks(cards, jk, top_value, groups[1][0]), False)
     if top_count == 2:
-        return Shape(PAIR, top_value, keep_ranks(top_value), False)
+        return Shape(PAIR, top_value, _keep_ranks(cards, jk, top_value), False)
+    # The first suit seen among the most common (max keeps the first of equals).
+    suit, in_suit = max(suits.items(), key=_count) if suits else ("", 0)
     if in_suit + jokers >= 4:
         return Shape(HIGH, 0, tuple(c for c in cards if c[1] == suit) + jk, True)
     run = _four_to_straight(cards)
     if run is not None:
         return Shape(HIGH, 0, run, True)
-    best = max(cards, key=lambda c: RANK_VALUE[c[0]])
+    best = max(cards, key=_value)
     return Shape(HIGH, 0, (best, *jk), False)
+
+
+def _by_count(kv: tuple[int, int]) -> tuple[int, int]:
+    """(count, rank value): the most common rank first, the higher of equals first."""
+    return kv[1], kv[0]
+
+
+def _count(kv: tuple[str, int]) -> int:
+    return kv[1]
+
+
+def _value(card: str) -> int:
+    return RANK_VALUE[card[0]]
+
+
+def _keep_ranks(cards: list[str], jk: tuple[str, ...], *values: int) -> tuple[str, ...]:
+    """The natural cards of ``values``' ranks, then the joker(s)."""
+    return tuple(c for c in cards if RANK_VALUE[c[0]] in values) + jk
