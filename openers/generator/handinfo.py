@@ -11,10 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from schemas.records import JOKER
+from schemas.records import JOKER, SUITS
 
 RANK_VALUE = {r: i for i, r in enumerate("23456789TJQKA", start=2)}
 ACE = 14
+#: Rank value of each natural card (one lookup instead of two per card).
+_CARD_VALUE = {r + s: v for r, v in RANK_VALUE.items() for s in SUITS}
 
 # Rough made-hand levels, in the order of the spec's ranking.
 HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL, QUADS, STRAIGHT_FLUSH, FIVE_ACES = range(10)
@@ -62,16 +64,17 @@ def read_shape(hand: tuple[str, ...]) -> Shape:
     counts: dict[int, int] = {}
     suits: dict[str, int] = {}
     for c in cards:
-        v = RANK_VALUE[c[0]]
+        v = _CARD_VALUE[c]
         counts[v] = counts.get(v, 0) + 1
         suits[c[1]] = suits.get(c[1], 0) + 1
     # _is_straight needs distinct naturals: only then is it worth asking.
     straight = len(hand) == 5 and len(counts) == len(cards) and _is_straight(cards)
     if jokers:
         counts[ACE] = counts.get(ACE, 0) + jokers
-    groups = sorted(counts.items(), key=_by_count, reverse=True)
-    top_value, top_count = groups[0]
-    second_count = groups[1][1] if len(groups) > 1 else 0
+    # (count, rank value) pairs, most common first, the higher rank of equals first.
+    groups = sorted([(n, v) for v, n in counts.items()], reverse=True)
+    top_count, top_value = groups[0]
+    second_count = groups[1][0] if len(groups) > 1 else 0
     flush = len(suits) == 1 and len(hand) == 5
 
     if top_count >= 5:
@@ -89,7 +92,7 @@ def read_shape(hand: tuple[str, ...]) -> Shape:
     if top_count == 3:
         return Shape(TRIPS, top_value, _keep_ranks(cards, jk, top_value), False)
     if top_count == 2 and second_count == 2:
-        return Shape(TWO_PAIR, top_value, _keep_ranks(cards, jk, top_value, groups[1][0]), False)
+        return Shape(TWO_PAIR, top_value, _keep_ranks(cards, jk, top_value, groups[1][1]), False)
     if top_count == 2:
         return Shape(PAIR, top_value, _keep_ranks(cards, jk, top_value), False)
     # The first suit seen among the most common (max keeps the first of equals).
@@ -101,11 +104,6 @@ def read_shape(hand: tuple[str, ...]) -> Shape:
         return Shape(HIGH, 0, run, True)
     best = max(cards, key=_value)
     return Shape(HIGH, 0, (best, *jk), False)
-
-
-def _by_count(kv: tuple[int, int]) -> tuple[int, int]:
-    """(count, rank value): the most common rank first, the higher of equals first."""
-    return kv[1], kv[0]
 
 
 def _count(kv: tuple[str, int]) -> int:
