@@ -30,6 +30,17 @@ def _put(st: DealState, s: SeatState, chips: int) -> bool:
     return s.all_in
 
 
+def _contested(st: DealState) -> bool:
+    """Whether two or more seats still contest the pot."""
+    live = 0
+    for s in st.seats:
+        if not s.folded and not s.dead:
+            live += 1
+            if live > 1:
+                return True
+    return False
+
+
 def has_openers(st: DealState, s: SeatState) -> bool:
     """Whether the seat's dealt hand opens under this deal's minimum."""
     return is_openers(s.dealt, st.setup.openers, bobtail=st.profile.bobtail)
@@ -133,20 +144,30 @@ class Round:
         """Play the round, first to act at seat ``first``."""
         st = self.st
         order = [st.by_seat(first), *[s for s in st.clockwise_from(first) if s.seat != first]]
+        n = len(order)
+        needs = self.needs
+        skip_closing = st.forces.skip_closing_call
         i = 0
-        while len(st.live()) > 1:
-            if not any(self.needs(x) for x in order):
-                break
-            s = order[i % len(order)]
+        # Seats are visited in turn; nothing changes while seats are passed over, so a
+        # full turn of seats that need not act ends the round (no rescan per visit).
+        idle = 0
+        contested = _contested(st)
+        while contested:
+            s = order[i % n]
             i += 1
-            if not self.needs(s):
+            if not needs(s):
+                idle += 1
+                if idle >= n:
+                    break
                 continue
-            if self.st.forces.skip_closing_call and self._skip_closing_call(s, order):
+            idle = 0
+            if skip_closing and self._skip_closing_call(s, order):
                 return
             self._act(s)
             s.acted = True
-            if falseopen.maybe_rule(self.st, self.before, self.count, self.needs):
+            if falseopen.maybe_rule(st, self.before, self.count, needs):
                 return
+            contested = _contested(st)
 
     def _skip_closing_call(self, s: SeatState, order: list[SeatState]) -> bool:
         pending = [x for x in order if self.needs(x)]

@@ -23,9 +23,11 @@ SPLIT_RATE = 0.5  # of openers that could split for a one-card flush or straight
 def deal(st: DealState, rng: random.Random) -> None:
     """Five cards to each seat in rotation from the button's left, exposures noted."""
     order = st.clockwise_from(st.setup.button)
-    for _ in range(5):
-        for s in order:
-            s.hand.append(st.take())
+    # In rotation: seat i of n gets the deck's cards i, i + n, ... (five of them).
+    deck, pos, n = st.deck, st.deck_pos, len(order)
+    for i, s in enumerate(order):
+        s.hand.extend(deck[pos + i : pos + 5 * n : n])
+    st.deck_pos = pos + 5 * n
     for s in order:
         s.dealt = tuple(s.hand)
         if rng.random() < EXPOSE_RATE:

@@ -11,10 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from schemas.records import JOKER
+from schemas.records import JOKER, SUITS
 
 RANK_VALUE = {r: i for i, r in enumerate("23456789TJQKA", start=2)}
 ACE = 14
+#: Rank value of each natural card (one lookup instead of two per card).
+_CARD_VALUE = {r + s: v for r, v in RANK_VALUE.items() for s in SUITS}
 
 # Rough made-hand levels, in the order of the spec's ranking.
 HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL, QUADS, STRAIGHT_FLUSH, FIVE_ACES = range(10)
@@ -62,43 +64,56 @@ def read_shape(hand: tuple[str, ...]) -> Shape:
     counts: dict[int, int] = {}
     suits: dict[str, int] = {}
     for c in cards:
-        v = RANK_VALUE[c[0]]
+        v = _CARD_VALUE[c]
         counts[v] = counts.get(v, 0) + 1
         suits[c[1]] = suits.get(c[1], 0) + 1
+    # _is_straight needs distinct naturals: only then is it worth asking.
+    straight = len(hand) == 5 and len(counts) == len(cards) and _is_straight(cards)
     if jokers:
         counts[ACE] = counts.get(ACE, 0) + jokers
-    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
-    top_value, top_count = groups[0]
-    second_count = groups[1][1] if len(groups) > 1 else 0
+    # (count, rank value) pairs, most common first, the higher rank of equals first.
+    groups = sorted([(n, v) for v, n in counts.items()], reverse=True)
+    top_count, top_value = groups[0]
+    second_count = groups[1][0] if len(groups) > 1 else 0
     flush = len(suits) == 1 and len(hand) == 5
-    straight = len(hand) == 5 and _is_straight(cards)
-
-    def keep_ranks(*values: int) -> tuple[str, ...]:
-        return tuple(c for c in cards if RANK_VALUE[c[0]] in values) + jk
 
     if top_count >= 5:
-        return Shape(FIVE_ACES, ACE, tuple(hand), False)
+        return Shape(FIVE_ACES, ACE, hand, False)
     if straight and flush:
-        return Shape(STRAIGHT_FLUSH, 0, tuple(hand), False)
+        return Shape(STRAIGHT_FLUSH, 0, hand, False)
     if top_count == 4:
-        return Shape(QUADS, top_value, tuple(hand), False)
+        return Shape(QUADS, top_value, hand, False)
     if top_count == 3 and second_count == 2:
-        return Shape(FULL, top_value, tuple(hand), False)
+        return Shape(FULL, top_value, hand, False)
     if flush:
-        return Shape(FLUSH, 0, tuple(hand), False)
+        return Shape(FLUSH, 0, hand, False)
     if straight:
-        return Shape(STRAIGHT, 0, tuple(hand), False)
+        return Shape(STRAIGHT, 0, hand, False)
     if top_count == 3:
-        return Shape(TRIPS, top_value, keep_ranks(top_value), False)
+        return Shape(TRIPS, top_value, _keep_ranks(cards, jk, top_value), False)
     if top_count == 2 and second_count == 2:
-        return Shape(TWO_PAIR, top_value, keep_ranks(top_value, groups[1][0]), False)
-    suit, in_suit = max(suits.items(), key=lambda kv: kv[1]) if suits else ("", 0)
+        return Shape(TWO_PAIR, top_value, _keep_ranks(cards, jk, top_value, groups[1][1]), False)
     if top_count == 2:
-        return Shape(PAIR, top_value, keep_ranks(top_value), False)
+        return Shape(PAIR, top_value, _keep_ranks(cards, jk, top_value), False)
+    # The first suit seen among the most common (max keeps the first of equals).
+    suit, in_suit = max(suits.items(), key=_count) if suits else ("", 0)
     if in_suit + jokers >= 4:
         return Shape(HIGH, 0, tuple(c for c in cards if c[1] == suit) + jk, True)
     run = _four_to_straight(cards)
     if run is not None:
         return Shape(HIGH, 0, run, True)
-    best = max(cards, key=lambda c: RANK_VALUE[c[0]])
+    best = max(cards, key=_value)
     return Shape(HIGH, 0, (best, *jk), False)
+
+
+def _count(kv: tuple[str, int]) -> int:
+    return kv[1]
+
+
+def _value(card: str) -> int:
+    return RANK_VALUE[card[0]]
+
+
+def _keep_ranks(cards: list[str], jk: tuple[str, ...], *values: int) -> tuple[str, ...]:
+    """The natural cards of ``values``' ranks, then the joker(s)."""
+    return tuple(c for c in cards if RANK_VALUE[c[0]] in values) + jk

@@ -193,7 +193,7 @@ class DealState:
 
     def live(self) -> list[SeatState]:
         """Seats still contesting the pot."""
-        return [s for s in self.seats if s.in_hand]
+        return [s for s in self.seats if not s.folded and not s.dead]  # in_hand, inlined
 
 
 class CheatHooks(Protocol):

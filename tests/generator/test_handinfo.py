@@ -33,3 +33,17 @@ def test_shape(hand: str, level: int, keep: str, drawing: bool) -> None:
     assert shape.level == level
     assert set(shape.keep) == set(keep.split())
     assert shape.drawing is drawing
+
+
+@pytest.mark.parametrize(("hand", "level", "top", "keep"), [
+    ("7s Kd 2d 7h Kc", TWO_PAIR, 13, "7s Kd 7h Kc"),  # the higher pair on top, hand order kept
+    ("Jk 5c 5d Ah 9s", TWO_PAIR, 14, "5c 5d Ah Jk"),  # the joker pairs the ace, kept last
+    ("2c 3d Jk 5h 4s", STRAIGHT, 0, "2c 3d Jk 5h 4s"),  # the joker fills the wheel
+    ("Qh 9h 5h 2h Kc", HIGH, 0, "Qh 9h 5h 2h"),
+    ("8c Js 9d Th 2c", HIGH, 0, "8c 9d Th Js"),  # a straight draw is kept in rank order
+    ("Td 3c Jk 2h 5s", HIGH, 0, "Td Jk"),
+])
+def test_shape_keeps_cards_in_order(hand: str, level: int, top: int, keep: str) -> None:
+    # The draw discards in the kept cards' order, so the order is part of the output.
+    shape = read_shape(tuple(hand.split()))
+    assert (shape.level, shape.top_rank, shape.keep) == (level, top, tuple(keep.split()))
