@@ -1,0 +1,54 @@
+"""Hand ids as a few ranges, so a read of some hands' staging rows skips the rest of the store.
+
+DuckDB skips a row group whose ``hand_id`` zone map (its least and greatest id) is outside
+a query's ``BETWEEN`` bounds. The staging tables hold each table's hands together (ids
+share a table's prefix), so the range of one table's ids skips every other table's rows;
+but a night's hands are at every table, and the one range from their least to their
+greatest id spans the whole store: the night's read then scanned every stored line (the
+night after a million hands: 29.5 million lines, 0.7-0.9 of its 1 CPU s of staging reads
+for 4,506 hands). :func:`id_ranges` gives one range per table's prefix (an id less its
+trailing digits) and :func:`union_by_ranges` reads each range with its own ``BETWEEN``:
+the rows read follow the hands asked for, not the store. (Not cut finer: a cut between
+two hands with no stored hand between them would only read their row group twice.)
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+#: Ranges at most: each is one more part of the query (a scan of the ranges' row groups).
+MOST_RANGES = 64
+
+
+def id_ranges(ids: pa.Array, most: int = MOST_RANGES) -> list[tuple[str, str]]:
+    """The distinct non-null ``ids`` as at most ``most`` disjoint ranges (first, last), in
+    order: one per stem (the id less its trailing digits: a table's prefix, whose hands
+    are stored together), overlapping ones merged, then neighbours merged down to
+    ``most``. ``[("", "")]`` for no id (a range with no hand)."""
+    unique = pc.unique(ids.drop_null())
+    if not len(unique):
+        return [("", "")]
+    stems = pa.table({"id": unique, "stem": pc.replace_substring_regex(unique, "[0-9]+$", "")})
+    spans = stems.group_by("stem").aggregate([("id", "min"), ("id", "max")])
+    spans = spans.sort_by([("id_min", "ascending")])
+    merged: list[list[str]] = []
+    for low, high in zip(spans.column("id_min").to_pylist(), spans.column("id_max").to_pylist(),
+                         strict=True):
+        if merged and low <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], high)
+        else:
+            merged.append([low, high])
+    size = -(-len(merged) // max(most, 1))  # neighbours per range, so at most ``most``
+    return [(merged[k][0], merged[min(k + size, len(merged)) - 1][1])
+            for k in range(0, len(merged), size)]
+
+
+def union_by_ranges(select: str, column: str, ranges: list[tuple[str, str]]
+                    ) -> tuple[str, list[str]]:
+    """``select`` (a query without ``WHERE``) once per range with ``column BETWEEN`` its
+    bounds, the parts joined by ``UNION ALL``, and the query's parameters. The ranges are
+    disjoint: each row is in one part at most."""
+    parts = [f"{select} WHERE {column} BETWEEN ${2 * k + 1} AND ${2 * k + 2}"
+             for k in range(len(ranges))]
+    return " UNION ALL ".join(parts), [bound for pair in ranges for bound in pair]
