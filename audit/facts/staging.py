@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from audit.facts.arrays import TableMemory
-from audit.facts.id_ranges import id_ranges, union_by_ranges
+from audit.facts.id_ranges import id_ranges, in_ranges
 from audit.facts.layout import _reading
 from audit.facts.staging_kernels import (
     fill_events,
@@ -198,23 +198,27 @@ def read_rows(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str] | pa.Array
     # the rows it asks for, not a scan of every staging row of the store: one range per
     # run of neighbouring ids (audit.facts.id_ranges), as a night's hands are at every table.
     ranges = id_ranges(ids)
+    (in_hands, params), (in_seats, _), (in_actions, _) = (
+        in_ranges(f"{alias}.hand_id", ranges) for alias in "hsa")
     try:
-        hands_sql, params = union_by_ranges(
+        hands = con.sql(
             "SELECT o.ordinal, h.hand_id, h.table_id, epoch_us(h.time) AS time, h.game, "
             "h.limit_small, h.limit_big, h.ante, h.joker, h.button, h.jackpot, h.openers, "
             "h.carried, h.pot, h.rake, h.carried_out, h.first_line, h.result_line "
-            "FROM _audit_order o JOIN stg_hands h USING (hand_id)", "h.hand_id", ranges)
-        hands = con.sql(f"SELECT * FROM ({hands_sql}) ORDER BY ordinal",
-                        params=params).to_arrow_table()
-        seats_sql, params = union_by_ranges(
+            f"FROM _audit_order o JOIN stg_hands h USING (hand_id) WHERE {in_hands} "
+            "ORDER BY o.ordinal", params=params
+        ).to_arrow_table()
+        seats = con.sql(
             "SELECT o.ordinal, s.seat, s.player_id, s.stack "
-            "FROM _audit_order o JOIN stg_seats s USING (hand_id)", "s.hand_id", ranges)
-        seats = con.sql(seats_sql, params=params).to_arrow_table()
-        actions_sql, params = union_by_ranges(
+            f"FROM _audit_order o JOIN stg_seats s USING (hand_id) WHERE {in_seats}",
+            params=params
+        ).to_arrow_table()
+        actions = con.sql(
             "SELECT o.ordinal, a.action_index, a.line, a.section, a.actor, a.verb, a.seat, "
             "a.amount, a.to_amount, a.cards, a.drawn, a.all_in, a.side_pot, a.reading "
-            "FROM _audit_order o JOIN stg_actions a USING (hand_id)", "a.hand_id", ranges)
-        actions = con.sql(actions_sql, params=params).to_arrow_table()
+            f"FROM _audit_order o JOIN stg_actions a USING (hand_id) WHERE {in_actions}",
+            params=params
+        ).to_arrow_table()
     finally:
         con.unregister("_audit_order")
     return hands, seats, actions
