@@ -22,26 +22,20 @@ MOST_RANGES = 64
 
 
 def id_ranges(ids: pa.Array, most: int = MOST_RANGES) -> list[tuple[str, str]]:
-    """The distinct non-null ``ids`` as at most ``most`` disjoint ranges (first, last), in
-    order: one per stem (the id less its trailing digits: a table's prefix, whose hands
-    are stored together), overlapping ones merged, then neighbours merged down to
-    ``most``. ``[("", "")]`` for no id (a range with no hand)."""
+    """The distinct non-null ``ids``, sorted, as at most ``most`` runs (first, last): a run
+    per stretch of neighbours of one stem (the id less its trailing digits: a table's
+    prefix, whose hands are stored together), neighbouring runs joined down to ``most``.
+    Runs of sorted ids: disjoint and in order. ``[("", "")]`` for no id (no hand)."""
     unique = pc.unique(ids.drop_null())
     if not len(unique):
         return [("", "")]
-    stems = pa.table({"id": unique, "stem": pc.replace_substring_regex(unique, "[0-9]+$", "")})
-    spans = stems.group_by("stem").aggregate([("id", "min"), ("id", "max")])
-    spans = spans.sort_by([("id_min", "ascending")])
-    merged: list[list[str]] = []
-    for low, high in zip(spans.column("id_min").to_pylist(), spans.column("id_max").to_pylist(),
-                         strict=True):
-        if merged and low <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], high)
-        else:
-            merged.append([low, high])
-    size = -(-len(merged) // max(most, 1))  # neighbours per range, so at most ``most``
-    return [(merged[k][0], merged[min(k + size, len(merged)) - 1][1])
-            for k in range(0, len(merged), size)]
+    text = unique.take(pc.array_sort_indices(unique))
+    stems = pc.utf8_rtrim(text, characters="0123456789")
+    changed = pc.not_equal(stems.slice(1), stems.slice(0, len(stems) - 1))
+    firsts = [0, *(i + 1 for i in pc.indices_nonzero(changed).to_pylist())]
+    firsts = firsts[::-(-len(firsts) // max(most, 1))]  # every k-th: at most ``most`` runs
+    lasts = [*(first - 1 for first in firsts[1:]), len(text) - 1]
+    return [(text[a].as_py(), text[b].as_py()) for a, b in zip(firsts, lasts, strict=True)]
 
 
 def in_ranges(column: str, ranges: list[tuple[str, str]]) -> tuple[str, list[str]]:

@@ -16,10 +16,12 @@ def test_one_range_per_table_prefix_in_order() -> None:
                               ("BCY-T10-000001", "BCY-T10-000001")]
 
 
-def test_overlapping_prefixes_merge_and_the_count_is_capped() -> None:
-    # 'A-1x5' (prefix 'A-1x') sorts inside A-12..A-99: one range, or a row would be read twice
-    assert id_ranges(pa.array(["A-12", "A-1x5", "A-99", "B-1"])) == [("A-12", "A-99"),
-                                                                      ("B-1", "B-1")]
+def test_runs_are_disjoint_cover_every_id_and_are_capped() -> None:
+    # 'A-1x5' (prefix 'A-1x') sorts between: runs, not one range per prefix,
+    # or A-1x5 would be in two ranges
+    ids = ["A-99", "A-1x5", "B-1", "A-12"]
+    assert id_ranges(pa.array(ids)) == [("A-12", "A-12"), ("A-1x5", "A-1x5"),
+                                        ("A-99", "A-99"), ("B-1", "B-1")]
     capped = id_ranges(pa.array([f"T{i:02d}-1" for i in range(10)]), most=3)
     assert capped == [("T00-1", "T03-1"), ("T04-1", "T07-1"), ("T08-1", "T09-1")]
     assert id_ranges(pa.array([], pa.string())) == [("", "")]
