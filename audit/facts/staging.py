@@ -24,6 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from audit.facts.arrays import TableMemory
+from audit.facts.id_ranges import id_ranges, in_ranges
 from audit.facts.layout import _reading
 from audit.facts.staging_kernels import (
     fill_events,
@@ -185,35 +186,38 @@ def read_rows(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str] | pa.Array
     store gives them (``ordinal``: the hand's place in ``hand_ids``; the hands in that
     order, their seats and lines in the store's).
 
-    Each query joins the whole staging table once, so reading many small groups together
-    costs one scan, not one per group. Every id must be in ``stg_hands`` (the caller
-    checks).
+    Each query joins the staging table once (the row groups of the ids' ranges), so
+    reading many small groups together costs one scan, not one per group. Every id must
+    be in ``stg_hands`` (the caller checks).
     """
     ids = hand_ids if isinstance(hand_ids, pa.Array) else pa.array(list(hand_ids), pa.string())
     con.register("_audit_order", pa.table({
         "hand_id": ids, "ordinal": pa.array(np.arange(len(ids)), pa.int64())}))
-    # The range of the ids is implied by the join; said outright, DuckDB skips the row
-    # groups outside it (ids that share a table's prefix are stored together), so a read
-    # costs the rows it asks for, not a scan of every staging row of the store.
-    bounds = ([pc.min(ids).as_py(), pc.max(ids).as_py()] if len(ids) else ["", ""])
+    # The ids' ranges are implied by the join; said outright, DuckDB skips the row groups
+    # outside them (ids that share a table's prefix are stored together), so a read costs
+    # the rows it asks for, not a scan of every staging row of the store: one range per
+    # run of neighbouring ids (audit.facts.id_ranges), as a night's hands are at every table.
+    ranges = id_ranges(ids)
+    (in_hands, params), (in_seats, _), (in_actions, _) = (
+        in_ranges(f"{alias}.hand_id", ranges) for alias in "hsa")
     try:
         hands = con.sql(
             "SELECT o.ordinal, h.hand_id, h.table_id, epoch_us(h.time) AS time, h.game, "
             "h.limit_small, h.limit_big, h.ante, h.joker, h.button, h.jackpot, h.openers, "
             "h.carried, h.pot, h.rake, h.carried_out, h.first_line, h.result_line "
-            "FROM _audit_order o JOIN stg_hands h USING (hand_id) "
-            "WHERE h.hand_id BETWEEN $1 AND $2 ORDER BY o.ordinal", params=bounds
+            f"FROM _audit_order o JOIN stg_hands h USING (hand_id) WHERE {in_hands} "
+            "ORDER BY o.ordinal", params=params
         ).to_arrow_table()
         seats = con.sql(
             "SELECT o.ordinal, s.seat, s.player_id, s.stack "
-            "FROM _audit_order o JOIN stg_seats s USING (hand_id) "
-            "WHERE s.hand_id BETWEEN $1 AND $2", params=bounds
+            f"FROM _audit_order o JOIN stg_seats s USING (hand_id) WHERE {in_seats}",
+            params=params
         ).to_arrow_table()
         actions = con.sql(
             "SELECT o.ordinal, a.action_index, a.line, a.section, a.actor, a.verb, a.seat, "
             "a.amount, a.to_amount, a.cards, a.drawn, a.all_in, a.side_pot, a.reading "
-            "FROM _audit_order o JOIN stg_actions a USING (hand_id) "
-            "WHERE a.hand_id BETWEEN $1 AND $2", params=bounds
+            f"FROM _audit_order o JOIN stg_actions a USING (hand_id) WHERE {in_actions}",
+            params=params
         ).to_arrow_table()
     finally:
         con.unregister("_audit_order")
