@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from audit.cards import ACE, RANK_VALUE
 from schemas.records import JOKER, SUITS
 
-RANK_VALUE = {r: i for i, r in enumerate("23456789TJQKA", start=2)}
-ACE = 14
 #: Rank value of each natural card (one lookup instead of two per card).
 _CARD_VALUE = {r + s: v for r, v in RANK_VALUE.items() for s in SUITS}
 
