@@ -14,8 +14,7 @@ import sqlite3
 from enum import StrEnum
 from typing import Any
 
-#: The ``prev_hash`` of the first event.
-GENESIS = "0" * 64
+from schemas.chain import GENESIS
 
 
 class CaseStatus(StrEnum):

@@ -34,10 +34,10 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+from schemas.chain import GENESIS
 from schemas.findings import finding_key
 from schemas.review_file import (
     FIELDS,
-    GENESIS,
     INDEX,
     TABLE,
     TRIGGERS,

@@ -34,10 +34,9 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from schemas.chain import GENESIS
 from schemas.raw import raw_rows_of
 
-#: The previous seal of the first one.
-GENESIS = "0" * 64
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 #: The identity of a quarantine row: where it is and what it holds.

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from dashboards import reviews
+from schemas.chain import GENESIS
 from schemas.reviews import (
     DISMISS_REASONS,
-    GENESIS,
     MAX_ACTOR,
     MAX_NOTE,
     CaseStatus,
