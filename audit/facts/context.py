@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Iterable, Mapping
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -107,13 +107,19 @@ class Columns:
         return int(self.table.shape[0])
 
 
+@cache
+def _row_kind(dtype: np.dtype) -> tuple[Any, RowReader]:
+    """The named tuple type and the reader of a fact table's rows: made once per kind of
+    table (a batch asks for four; a night audits thousands of batches)."""
+    return namedtuple("Row", dtype.names or ()), RowReader(dtype)
+
+
 class PlainRows:
     """A fact table's rows one at a time, as named tuples of plain values (``.opener``)."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self._type: Any = namedtuple("Row", table.dtype.names or ())  # type: ignore[misc]
-        self._reader = RowReader(table.dtype)
+        self._type, self._reader = _row_kind(table.dtype)
 
     def __getitem__(self, row: int) -> Any:
         return self._type._make(self._reader.row(self.table, row))
