@@ -12,7 +12,7 @@ import numpy.typing as npt
 from numba import njit
 
 from audit.integrity import stats
-from audit.integrity.checks._common import Sums
+from audit.integrity.checks._sums import Sums
 from audit.integrity.features import BatchView, Lookup, pair_key
 from audit.integrity.model import Cell, Evidence, Family, Level, Subject
 from audit.integrity.test import IntegrityTest, Settings
