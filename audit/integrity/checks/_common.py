@@ -148,7 +148,15 @@ class Events:
         """Record events (one per key); ``values`` / ``codes`` travel with them for notes."""
         if len(keys) == 0:
             return
-        keys = np.asarray(keys, dtype=np.int64)
+        keys, rows = np.asarray(keys, dtype=np.int64), np.asarray(rows, dtype=np.int64)
+        if (rows[1:] < rows[:-1]).any():
+            # into reading order (a pair test lists a batch's events seat by seat), a
+            # hand's own events in their order: the events kept are the same wherever
+            # the batches are cut
+            by_row = np.argsort(rows, kind="stable")
+            keys, rows = keys[by_row], rows[by_row]
+            values = None if values is None else np.asarray(values, np.float64)[by_row]
+            codes = None if codes is None else np.asarray(codes, np.int64)[by_row]
         unique, inverse = unique_inverse(keys)
         counts = np.bincount(inverse, minlength=len(unique))
         at, known = self._find(unique)
@@ -168,7 +176,7 @@ class Events:
         chosen = wanted[order][rank < room[ranked]]  # sorted by key, reading order within
         block = np.empty(len(chosen), dtype=_EVENT)
         block["key"] = keys[chosen]
-        block["row"] = np.asarray(rows)[chosen]
+        block["row"] = rows[chosen]
         block["value"] = 0.0 if values is None else np.asarray(values, np.float64)[chosen]
         block["code"] = 0 if codes is None else np.asarray(codes, np.int64)[chosen]
         if self._log is None:  # open across batches until the object goes: no context manager
