@@ -1,6 +1,6 @@
 """The same store gives the same cells, alerts and PIT histograms to the bit, wherever the
 batches are cut and whichever process feeds the tests: nothing kept across batches
-depends on how the hands were grouped (:mod:`audit.integrity.checks._exact`)."""
+depends on how the hands were grouped (:mod:`audit.integrity.checks._sums`)."""
 
 from __future__ import annotations
 
