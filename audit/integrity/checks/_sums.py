@@ -3,9 +3,9 @@ are cut into batches, whichever process feeds them and in whatever order they co
 
 Why exact. A float sum's rounding depends on how its terms are grouped and ordered, so
 per-batch float sums added batch after batch moved in their last bits with the batch cut
-(on 100,000 hands, 1,039 of 30,341 cells between batches of 50,000 and 7,001 hands, up to
-2.7e-12 relatively). Integers add exactly in any order, so everything a :class:`Sums`
-keeps is an ``int64``:
+(on 100,000 hands, 1,013 of 30,578 cells between batches of 50,000 and 7,001 hands, up to
+3e-12 relatively: ``benchmarks/integrity_same_bits.py``). Integers add exactly in any
+order, so everything a :class:`Sums` keeps is an ``int64``:
 
 - counts and integer-valued columns as they are (the card tests' deals and seats, the
   cards returning to a seat, the pair tests' decisions);
@@ -55,7 +55,8 @@ FIXED_LIMIT = 2.0
 @dataclass(frozen=True)
 class FixedPoint:
     """Values as ``high * 2**-32 + low * 2**-64``, each truncated towards zero to a
-    multiple of 2**-64 (``low`` has the sign of ``high``, below 2**32 in magnitude)."""
+    multiple of 2**-64 (both parts with the value's sign, ``low`` below 2**32 in
+    magnitude)."""
 
     high: I64
     low: I64
