@@ -48,7 +48,9 @@ On a machine with two cores or more, a second process feeds the tests while the 
 one replays the next hands (every test beyond 100,000 hands, the collusion tests and
 F106, F107 below; `audit/integrity/parallel.py`), and a thread reads the batch after
 (`audit/integrity/ahead.py`); every cell and alert is the same, to the bit, as in one
-process.
+process, and whatever the size of the batches the hands are read in: what the tests
+keep between batches is counted in integers, the PITs in fixed point
+(`audit/integrity/checks/_sums.py`), so no sum depends on how the hands are grouped.
 
 ## How to read an alert
 
@@ -121,6 +123,48 @@ is in `benchmarks/integrity_draw_error.py`.
 """
 
 
+INCREMENTAL = """\
+## Towards an incremental analysis
+
+Each night the analysis reads and replays every stored hand again. Most of what the
+tests keep between batches could instead be kept in the store and added to with the new
+night's hands alone; this is what each keeps, and whether it merges night to night.
+
+- **F102, F103, F104, F105**: per cell, the PITs' count, sum and sum of squares (fixed
+  point) and how many fell in the tail. Integers: added night to night.
+- **F101**: per cell and deck, the hands dealt in each category. Counts: added.
+- **F106**: per cell and deck, the deals, the sums of their seats m and of m(N - 5m), and
+  how often each card was dealt. Integers: added.
+- **F107**: per cell, deck and number of seats, the deals and each rank's count at each
+  position. Counts: added.
+- **F109**: per cell and deck, the seats dealt after a deal at the same table and the
+  cards that came back; and the last deal's cards by seat. The counts are added; each
+  table's last deal would be kept, so a night's first deal is compared with the one
+  before it.
+- **F108**: every deal's order of cards, with its hand, deck, dealer and table. A set,
+  not a sum: a new night's deals would be looked up among the kept orders (an index).
+- **C202-C206**: per player and stratum, and per player, partner and stratum, the
+  decisions and how many had the outcome (counts: added); and the log of every decision
+  and its exposures, read again at the end for the players whose strongest link is
+  known only then. The log grows with the hands.
+- **C201**: per table, every arrival and departure (time, player, hand), and per pair
+  the deals dealt together (counts: added). A pair is judged on all its moves, so the
+  moves are a log appended to, with each table's last hand kept.
+- **Evidence** (every test): per cell the first hands in reading order, up to the cap,
+  and how many there were. The first ones kept while under the cap; the totals added.
+- **PIT histograms**: per dealer, the counts by bin and the sum of PITs (fixed point).
+  Added.
+
+Two things stand in the way beyond storing these. The keys are codes the run gives
+dealers, tables and players in reading order (`audit/integrity/frames.py`), and the
+evidence names hands by their row in the run: kept state needs the ids themselves, or
+codes kept with it. And the judging (p-values, the false discovery control over every
+cell) is done again over the totals each night, which is cheap next to the replay.
+Every sum above is exact (integers and fixed point), so totals kept and added night
+by night are the same, to the bit, as one run over the whole history.
+"""
+
+
 def integrity_markdown() -> str:
     """The whole guide as Markdown."""
     law52, law53 = hand_law(False), hand_law(True)
@@ -144,6 +188,7 @@ def integrity_markdown() -> str:
         cls = TESTS[c]
         lines += ["", f"### {c}", "", f"**{cls.name}** ({cls.family.value}): {cls.summary}"]
         lines += section_lines(cls.doc(), DOC_SECTIONS)
+    lines += ["", INCREMENTAL.rstrip("\n")]
     return "\n".join(lines) + "\n"
 
 

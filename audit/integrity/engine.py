@@ -30,7 +30,8 @@ import numpy as np
 import numpy.typing as npt
 
 from audit.integrity.ahead import read_ahead
-from audit.integrity.checks._common import Sums, unique_inverse
+from audit.integrity.checks._common import unique_inverse
+from audit.integrity.checks._sums import Sums
 from audit.integrity.features import BatchView, Lookup, view
 from audit.integrity.frames import BATCH_HANDS, Names, count_hands, read_batches
 from audit.integrity.heap import kept_heap, trim_heap
@@ -132,10 +133,11 @@ class IntegrityResult:
 
 
 class _Bins:
-    """Per (kind, dealer) PIT histograms, accumulated batch by batch."""
+    """Per (kind, dealer) PIT histograms and sums of PITs, accumulated batch by batch."""
 
     def __init__(self) -> None:
-        self.sums = {kind: Sums(PIT_BINS + 2) for kind in KINDS}
+        self.sums = {kind: Sums(1, fractional=(0,)) for kind in KINDS}
+        self.counts = {kind: Sums(PIT_BINS) for kind in KINDS}
 
     def add(self, v: BatchView) -> None:
         ok = ~np.isnan(v.dealt_u)
@@ -147,22 +149,23 @@ class _Bins:
             return
         which = np.minimum((u * PIT_BINS).astype(np.int64), PIT_BINS - 1)
         unique, inverse = unique_inverse(dealer)
-        block = np.empty((len(unique), PIT_BINS + 2))
-        block[:, 0] = np.bincount(inverse, minlength=len(unique))
-        block[:, 1] = np.bincount(inverse, weights=u, minlength=len(unique))
-        block[:, 2:] = np.bincount(inverse * PIT_BINS + which, minlength=len(unique) * PIT_BINS
-                                   ).reshape(len(unique), PIT_BINS)
-        self.sums[kind].add_block(unique, block)
+        self.counts[kind].add_block(unique, np.bincount(
+            inverse * PIT_BINS + which, minlength=len(unique) * PIT_BINS
+        ).reshape(len(unique), PIT_BINS))
+        self.sums[kind].add(dealer.astype(np.int64), u)
 
     def result(self, lookup: Lookup) -> list[PitBins]:
         out = []
         for kind in KINDS:
-            keys, sums = self.sums[kind].totals()
-            for key, row in zip(keys.tolist(), sums, strict=True):
+            keys, counts = self.counts[kind].totals()
+            summed_keys, sums = self.sums[kind].totals()
+            assert np.array_equal(keys, summed_keys)  # a dealer's PITs fall in some bin
+            for key, row, total in zip(keys.tolist(), counts, sums[:, 0], strict=True):
                 name = lookup.dealer(key)
-                if name and row[0]:
-                    out.append(PitBins(kind, name, int(row[0]), float(row[1] / row[0]),
-                                       tuple(int(c) for c in row[2:])))
+                n = int(row.sum())
+                if name and n:
+                    out.append(PitBins(kind, name, n, float(total / n),
+                                       tuple(int(c) for c in row)))
         return out
 
 

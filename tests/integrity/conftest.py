@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import numpy as np
 import pytest
 
 from audit.integrity.engine import IntegrityResult, Options, run_integrity
@@ -51,6 +52,20 @@ STRONG_CHEATS = CheatConfig(
     crooked_dealers=1, crooked_share=0.5, crooked_strength=50, colluders=1,
     collusion_share=1.0, collusion_kinds=tuple(Collusion),
 )
+
+
+def bits(value: object) -> object:
+    """A value with every float as its bits (so -0.0 and nan compare exactly)."""
+    if isinstance(value, float):
+        return ("float", np.float64(value).view(np.int64).item())
+    if isinstance(value, (list, tuple)):
+        return tuple(bits(v) for v in value)
+    if isinstance(value, dict):
+        return tuple((k, bits(v)) for k, v in value.items())
+    if hasattr(value, "__dataclass_fields__"):
+        return (type(value).__name__, bits({k: getattr(value, k)
+                                            for k in value.__dataclass_fields__}))
+    return value
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,6 @@ import os
 import tempfile
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from audit.integrity import parallel
@@ -18,7 +17,7 @@ from audit.integrity.engine import IntegrityResult, Options, run_integrity
 from audit.integrity.features import BatchView
 from audit.integrity.parallel import SHORT_RUN_MAIN, WorkerFailed, use_worker, worker_share
 from audit.integrity.registry import codes
-from tests.integrity.conftest import Room
+from tests.integrity.conftest import Room, bits
 
 pytestmark = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
                                 reason="the worker is forked")
@@ -37,20 +36,6 @@ def _run(room: Room, workers: int, batch: int = BATCH) -> IntegrityResult:
         con.close()
 
 
-def _bits(value: object) -> object:
-    """A value with every float as its bits (so -0.0 and nan compare exactly)."""
-    if isinstance(value, float):
-        return ("float", np.float64(value).view(np.int64).item())
-    if isinstance(value, (list, tuple)):
-        return tuple(_bits(v) for v in value)
-    if isinstance(value, dict):
-        return tuple((k, _bits(v)) for k, v in value.items())
-    if hasattr(value, "__dataclass_fields__"):
-        return (type(value).__name__, _bits({k: getattr(value, k)
-                                             for k in value.__dataclass_fields__}))
-    return value
-
-
 @pytest.fixture(scope="module", params=[BATCH, SHORT_BATCH], ids=["long", "short"])
 def both(cheat_room: Room, request: pytest.FixtureRequest
          ) -> tuple[IntegrityResult, IntegrityResult]:
@@ -62,9 +47,9 @@ def test_the_worker_gives_every_cell_and_alert_to_the_bit(
         both: tuple[IntegrityResult, IntegrityResult]) -> None:
     alone, together = both
     assert len(alone.tested) == len(together.tested) > 1000
-    assert [_bits(t) for t in alone.tested] == [_bits(t) for t in together.tested]
-    assert [_bits(a) for a in alone.alerts] == [_bits(a) for a in together.alerts]
-    assert [_bits(b) for b in alone.bins] == [_bits(b) for b in together.bins]
+    assert [bits(t) for t in alone.tested] == [bits(t) for t in together.tested]
+    assert [bits(a) for a in alone.alerts] == [bits(a) for a in together.alerts]
+    assert [bits(b) for b in alone.bins] == [bits(b) for b in together.bins]
     assert (alone.hands, alone.draws, alone.decisions, alone.irregular) == (
         together.hands, together.draws, together.decisions, together.irregular)
 

@@ -8,7 +8,8 @@ import pytest
 
 from audit.integrity import frames, stats, strata
 from audit.integrity.checks import c201_arrive_together as c201
-from audit.integrity.checks._common import Sums, unique_inverse
+from audit.integrity.checks._common import unique_inverse
+from audit.integrity.checks._sums import Sums
 from audit.integrity.features import pair_key
 from audit.integrity.frames import OPENERS_CODE
 from audit.profiles import load_profile
@@ -137,9 +138,9 @@ def test_openers_codes_are_each_hands(house: str) -> None:
 
 
 def test_counted_columns_are_the_summed_ones() -> None:
-    """A column of ones (None) or of booleans is counted; the sums are those of the floats."""
+    """A column of ones (None) or of booleans is counted; the sums are those of the numbers."""
     rng = np.random.default_rng(11)
-    counted, summed = Sums(3), Sums(3)
+    counted, summed = Sums(3, fractional=[2]), Sums(3, fractional=[2])
     for _ in range(5):
         keys = rng.integers(0, 30, 1000)
         flags = rng.random(1000) < 0.3

@@ -1,4 +1,5 @@
-"""Pieces the tests share: keys per level, per-key sums across batches, capped evidence."""
+"""Pieces the tests share: keys per level, counts by key, capped evidence (the per-key
+sums kept across batches are in :mod:`audit.integrity.checks._sums`)."""
 
 from __future__ import annotations
 
@@ -118,68 +119,6 @@ def grouped_counts(hand_group: I64, item_hand: npt.ArrayLike, inner: I64, size: 
 EXAMPLE_EVERY = 16
 
 
-class Sums:
-    """Per-key sums of several columns, accumulated batch by batch.
-
-    Blocks are merged whenever those added since the last merge outnumber the merged
-    rows (and a floor), so memory follows the number of keys, not of batches, at a
-    cost of a constant factor of extra merging.
-    """
-
-    #: Rows added before a merge is worth its cost, whatever the keys.
-    MERGE_FLOOR = 200_000
-
-    def __init__(self, columns: int) -> None:
-        self._keys: list[I64] = []
-        self._values: list[F64] = []
-        self._columns = columns
-        self._merged_rows = 0
-        self._pending_rows = 0
-
-    def add(self, keys: I64, *columns: npt.ArrayLike | None) -> None:
-        """Add one row per key (keys may repeat); a column ``None`` is 1 on every row.
-
-        Counts (``None`` and boolean columns) are counted, not summed as floats: the
-        same numbers, exactly, for less work."""
-        if len(keys) == 0:
-            return
-        unique, inverse = unique_inverse(keys)
-        block = np.empty((len(unique), self._columns))
-        for i, column in enumerate(columns):
-            if column is None:
-                block[:, i] = np.bincount(inverse, minlength=len(unique))
-            elif isinstance(column, np.ndarray) and column.dtype == np.bool_:
-                block[:, i] = np.bincount(inverse[column], minlength=len(unique))
-            else:
-                block[:, i] = np.bincount(inverse, weights=np.asarray(column, dtype=np.float64),
-                                          minlength=len(unique))
-        self.add_block(unique, block)
-
-    def add_block(self, unique: I64, block: F64) -> None:
-        """Add per-key sums already made: ``unique`` keys (sorted, distinct), a row each."""
-        self._keys.append(unique)
-        self._values.append(block)
-        self._pending_rows += len(unique)
-        if self._pending_rows > max(self.MERGE_FLOOR, self._merged_rows):
-            keys_now, values_now = self.totals()
-            self._keys, self._values = [keys_now], [values_now]
-            self._merged_rows, self._pending_rows = len(keys_now), 0
-
-    def totals(self) -> tuple[I64, F64]:
-        """Unique keys and their summed columns (rows aligned with the keys)."""
-        if not self._keys:
-            return np.zeros(0, dtype=np.int64), np.zeros((0, self._columns))
-        if len(self._keys) == 1:
-            return self._keys[0], self._values[0]
-        keys = np.concatenate(self._keys)
-        values = np.concatenate(self._values)
-        unique, inverse = unique_inverse(keys)
-        out = np.empty((len(unique), self._columns))
-        for i in range(self._columns):
-            out[:, i] = np.bincount(inverse, weights=values[:, i], minlength=len(unique))
-        return unique, out
-
-
 #: One kept event in the evidence log: its cell key, hand row, and the note's number and code.
 _EVENT = np.dtype([("key", np.int64), ("row", np.int64), ("value", np.float64),
                    ("code", np.int64)])
@@ -209,7 +148,15 @@ class Events:
         """Record events (one per key); ``values`` / ``codes`` travel with them for notes."""
         if len(keys) == 0:
             return
-        keys = np.asarray(keys, dtype=np.int64)
+        keys, rows = np.asarray(keys, dtype=np.int64), np.asarray(rows, dtype=np.int64)
+        if (rows[1:] < rows[:-1]).any():
+            # into reading order (a pair test lists a batch's events seat by seat), a
+            # hand's own events in their order: the events kept are the same wherever
+            # the batches are cut
+            by_row = np.argsort(rows, kind="stable")
+            keys, rows = keys[by_row], rows[by_row]
+            values = None if values is None else np.asarray(values, np.float64)[by_row]
+            codes = None if codes is None else np.asarray(codes, np.int64)[by_row]
         unique, inverse = unique_inverse(keys)
         counts = np.bincount(inverse, minlength=len(unique))
         at, known = self._find(unique)
@@ -229,7 +176,7 @@ class Events:
         chosen = wanted[order][rank < room[ranked]]  # sorted by key, reading order within
         block = np.empty(len(chosen), dtype=_EVENT)
         block["key"] = keys[chosen]
-        block["row"] = np.asarray(rows)[chosen]
+        block["row"] = rows[chosen]
         block["value"] = 0.0 if values is None else np.asarray(values, np.float64)[chosen]
         block["code"] = 0 if codes is None else np.asarray(codes, np.int64)[chosen]
         if self._log is None:  # open across batches until the object goes: no context manager

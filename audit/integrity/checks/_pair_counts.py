@@ -23,7 +23,7 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
-from audit.integrity.checks._common import Sums
+from audit.integrity.checks._sums import Sums
 from audit.integrity.features import pair_key, split_key
 
 I64 = npt.NDArray[np.int64]

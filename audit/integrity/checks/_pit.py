@@ -19,7 +19,8 @@ import numpy.typing as npt
 
 from audit.evaluator import describe_strength
 from audit.integrity import stats
-from audit.integrity.checks._common import Events, Sums, level_keys, subject_of
+from audit.integrity.checks._common import Events, level_keys, subject_of
+from audit.integrity.checks._sums import FixedPoint, Sums, fixed
 from audit.integrity.features import BatchView, Lookup
 from audit.integrity.model import Cell, Evidence, Family, Level
 from audit.integrity.test import IntegrityTest, Settings
@@ -83,7 +84,7 @@ class PitSums:
     batch: :attr:`fed` counts the batches it took."""
 
     def __init__(self, levels: tuple[Level, ...]) -> None:
-        self.sums = {level: Sums(4) for level in levels}
+        self.sums = {level: Sums(4, fractional=(1, 2)) for level in levels}
         self.events = {level: Events() for level in levels}
         self.fed = 0
 
@@ -135,14 +136,16 @@ class PitTest(IntegrityTest):
         self._pits.fed += 1
         obs = self.observations(view)
         tail = obs.u > 1 - self.settings.tail_share
+        every: tuple[FixedPoint, FixedPoint] = (fixed(obs.u), fixed(obs.u * obs.u))
         for level in self.levels:
             keep = obs.dealer != view.no_dealer if level in (Level.DEALER,
                                                              Level.DEALER_PLAYER) else None
             keys = level_keys(level, obs.dealer, obs.table, obs.player)
-            u, t, rows, codes = obs.u, tail, obs.rows, obs.codes
+            u, t, rows, codes, (fu, fu2) = obs.u, tail, obs.rows, obs.codes, every
             if keep is not None:
                 keys, u, t, rows, codes = keys[keep], u[keep], t[keep], rows[keep], codes[keep]
-            self.sums[level].add(keys, None, u, u * u, t)
+                fu, fu2 = fu[keep], fu2[keep]
+            self.sums[level].add(keys, None, fu, fu2, t)
             self.events[level].add(keys[t], rows[t], u[t], codes[t])
 
     def cells(self, lookup: Lookup) -> Iterable[Cell]:

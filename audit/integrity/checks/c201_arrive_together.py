@@ -12,7 +12,7 @@ import numpy.typing as npt
 from numba import njit
 
 from audit.integrity import stats
-from audit.integrity.checks._common import Sums
+from audit.integrity.checks._sums import Sums
 from audit.integrity.features import BatchView, Lookup, pair_key
 from audit.integrity.model import Cell, Evidence, Family, Level, Subject
 from audit.integrity.test import IntegrityTest, Settings
@@ -195,10 +195,15 @@ class ArriveTogether(IntegrityTest):
     def cells(self, lookup: Lookup) -> Iterable[Cell]:
         keys, together = self._together.totals()
         for table, moves in self._moves.items():
-            times = np.concatenate(moves.times) / 60000.0
-            players = np.concatenate(moves.players)
+            # one order of the moves whatever the batches (a batch records its arrivals,
+            # then its departures, and a session ending its last hand in the next batch):
+            # arrivals, then departures, each by hand (stable: by seat within a hand)
             kinds = np.concatenate(moves.kinds)
             rows = np.concatenate(moves.rows)
+            order = np.lexsort((rows, kinds))
+            kinds, rows = kinds[order], rows[order]
+            times = np.concatenate(moves.times)[order] / 60000.0
+            players = np.concatenate(moves.players)[order]
             ids, index = np.unique(players, return_inverse=True)
             # every pair of the table's players (a before b) that was ever dealt in together
             first, second = np.triu_indices(len(ids), 1)

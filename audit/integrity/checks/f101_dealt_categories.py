@@ -12,11 +12,11 @@ from audit.evaluator import describe_strength
 from audit.integrity import stats
 from audit.integrity.checks._common import (
     Events,
-    Sums,
     level_keys,
     merged_evidence,
     subject_of,
 )
+from audit.integrity.checks._sums import Sums
 from audit.integrity.features import BatchView, Lookup
 from audit.integrity.laws import CATEGORIES, hand_law
 from audit.integrity.model import Cell, Family, Level

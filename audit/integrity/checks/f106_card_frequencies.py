@@ -12,11 +12,11 @@ from audit.integrity import stats
 from audit.integrity.checks._common import (
     EXAMPLE_EVERY,
     Events,
-    Sums,
     complete_hands,
     grouped_counts,
     subject_of,
 )
+from audit.integrity.checks._sums import Sums
 from audit.integrity.features import BatchView, Lookup
 from audit.integrity.model import Cell, Family, Level
 from audit.integrity.test import IntegrityTest, Settings
@@ -70,20 +70,21 @@ class CardFrequencies(IntegrityTest):
 
     def feed(self, view: BatchView) -> None:
         b = view.batch
+        # p and q of each deal as integer numerators over the group's deck (see _expected)
         deck_size = np.where(b.h_joker, 53, 52)
-        p = 5 * b.h_seat_count / deck_size
-        q = p * (1 - p) * deck_size / (deck_size - 1)
+        seats = b.h_seat_count.astype(np.int64)
+        spread = seats * (deck_size - 5 * seats)
         cards = view.replayed.seats.dealt.astype(np.int64)  # (seats, 5)
         joker = b.h_joker.astype(np.int64)
         for level in self.levels:
             hand_keys, valid = complete_hands(view, level)
             group = hand_keys * 2 + joker
-            self.deals[level].add(group[valid], None, p[valid], q[valid])
-            seats = valid[view.seat_hand]
-            item_hand = np.repeat(view.seat_hand[seats], 5)
-            keys, counts = grouped_counts(group, item_hand, cards[seats].ravel(), 64)
+            self.deals[level].add(group[valid], None, seats[valid], spread[valid])
+            known = valid[view.seat_hand]
+            item_hand = np.repeat(view.seat_hand[known], 5)
+            keys, counts = grouped_counts(group, item_hand, cards[known].ravel(), 64)
             self.cards[level].add(keys, counts)
-            example = seats & (view.seat_row % EXAMPLE_EVERY == 0)
+            example = known & (view.seat_row % EXAMPLE_EVERY == 0)
             self.events[level].add(np.repeat(group[view.seat_hand[example]], 5) * 64
                                    + cards[example].ravel(), np.repeat(view.seat_row[example], 5))
 
@@ -96,10 +97,11 @@ class CardFrequencies(IntegrityTest):
                 group, card = divmod(key, 64)
                 counts.setdefault(group, np.zeros(_CARDS))[card] = value
             owners: dict[int, list[tuple[int, F64, F64]]] = {}
-            for group, (n, sum_p, sum_q) in zip(groups.tolist(), deal_sums, strict=True):
+            for group, (n, seats, spread) in zip(groups.tolist(), deal_sums, strict=True):
                 owner, joker = divmod(group, 2)
                 owners.setdefault(owner, []).append(
-                    (joker, np.array([n, sum_p, sum_q]), counts.get(group, np.zeros(_CARDS))))
+                    (joker, _expected(n, seats, spread, 53 if joker else 52),
+                     counts.get(group, np.zeros(_CARDS))))
             for owner, parts in owners.items():
                 if sum(int(part[1][0]) for part in parts) >= MIN_DEALS:
                     yield self._judge(level, owner, parts, lookup)
@@ -138,3 +140,11 @@ class CardFrequencies(IntegrityTest):
             details={"df": df, "card": name, "count": observed_count,
                      "expected": expected_count},
         )
+
+
+def _expected(deals: float, seats: float, spread: float, deck: int) -> F64:
+    """A group's deals, E = sum of p and C = sum of p(1-p)N/(N-1), from its sums of the
+    seats m and of m(N-5m): with p = 5m/N, C's terms are 5m(N-5m) / (N(N-1)).
+
+    Summed as integers (exact, whatever the batches), divided once."""
+    return np.array([deals, 5 * seats / deck, 5 * spread / (deck * (deck - 1))])

@@ -13,11 +13,11 @@ from audit.integrity import stats
 from audit.integrity.checks._common import (
     EXAMPLE_EVERY,
     Events,
-    Sums,
     complete_hands,
     grouped_counts,
     subject_of,
 )
+from audit.integrity.checks._sums import Sums
 from audit.integrity.features import BatchView, Lookup
 from audit.integrity.model import Cell, Family, Level
 from audit.integrity.test import IntegrityTest, Settings

@@ -10,7 +10,8 @@ import numpy as np
 import numpy.typing as npt
 
 from audit.integrity import stats
-from audit.integrity.checks._common import Events, Sums, level_keys, subject_of
+from audit.integrity.checks._common import Events, level_keys, subject_of
+from audit.integrity.checks._sums import Sums
 from audit.integrity.features import BatchView, Lookup
 from audit.integrity.model import Cell, Family, Level
 from audit.integrity.test import IntegrityTest, Settings
