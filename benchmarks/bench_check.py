@@ -16,7 +16,8 @@ once into ``--room`` (a temporary folder by default; an existing room is reused)
   the compiled replay, the fact columns a rule reads (``Batch``, one compiled pass into
   memory kept from batch to batch), the hand rules, the
   deal tables of each batch, and the J pass once over every deal (as the main process);
-- with ``--rules``, each hand rule's own cost over the same batches, largest first.
+- with ``--rules``, each hand rule's own cost over the same batches, and each J rule's
+  over every deal (as the main process runs them), largest first.
 
 Figures on a shared machine are noisy: the command line above reproduces them.
 """
@@ -168,9 +169,14 @@ def _stages(files: list[Path], profile: Profile, per_rule: bool, workers: int) -
         t = time.process_time()
         deals = stack(parts)
         every = StackedLabels(labels)
-        run_sequence_rules(Run(deals, pair(deals, every.hand_id), profile, every),
-                           sequence_rules(profile))
+        previous = pair(deals, every.hand_id)
+        run_sequence_rules(Run(deals, previous, profile, every), sequence_rules(profile))
         stages.add("J pass (once, every deal)", t)
+        if per_rule:
+            for j_rule in sequence_rules(profile):
+                start = time.process_time()
+                run_sequence_rules(Run(deals, previous, profile, every), [j_rule])
+                rule_seconds[j_rule.code] = time.process_time() - start
     total = sum(stages.seconds.values())
     print(f"stages on one worker ({hands} hands in {len(parts)} batches, {parsed} read by "
           "the reference parser):")
@@ -178,7 +184,7 @@ def _stages(files: list[Path], profile: Profile, per_rule: bool, workers: int) -
         print(f"  {name:<45} {seconds / hands * 1e6:8.1f} us/hand  {seconds / total:6.1%}")
     print(f"  {'total':<45} {total / hands * 1e6:8.1f} us/hand  = {hands / total:,.0f} hands/s")
     if per_rule:
-        print("hand rules one at a time (us/hand):")
+        print("hand rules one at a time, then the J rules over every deal (us/hand):")
         for code, seconds in sorted(rule_seconds.items(), key=lambda item: -item[1]):
             print(f"  {code}  {seconds / hands * 1e6:6.2f}")
 

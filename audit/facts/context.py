@@ -62,16 +62,6 @@ def spread(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArray]:
     return owner, ranges(starts, counts)
 
 
-def card_masks(cards: npt.NDArray[np.int8], starts: IntArray, counts: IntArray
-               ) -> npt.NDArray[np.uint64]:
-    """One bit per card (bit = code, 0..53: ``??`` is bit 53) of each range, OR-ed."""
-    owner, positions = spread(starts, counts)
-    bits = np.left_shift(np.uint64(1), cards[positions].astype(np.uint64))
-    masks = np.zeros(len(counts), dtype=np.uint64)
-    np.bitwise_or.at(masks, owner, bits)
-    return masks
-
-
 class Columns:
     """A fact table as contiguous columns (``ctx.actions.turn``), copied out at once.
 

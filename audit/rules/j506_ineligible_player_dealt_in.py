@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
+import numpy.typing as npt
 
 from audit.facts.context import Result, money
 from audit.facts.sequence import Run
@@ -14,23 +15,26 @@ from schemas.findings import Severity
 
 
 class _Pots:
-    """What J506 follows back along a table's carried pots, as plain values: the deals of
-    a run are many and its carried pots long, the deals it looks at few."""
+    """What J506 follows back along a table's carried pots, as plain values, read deal by
+    deal: the deals of a run are many, the deals it looks at few (those
+    :meth:`IneligiblePlayerDealtIn._ineligible` finds)."""
 
     def __init__(self, ctx: Run) -> None:
         self.ctx = ctx
-        self.previous: list[int] = ctx.previous.tolist()
-        self.carried_forward: list[int] = ctx.deals.carried_forward.tolist()
-        self.forfeited: list[int] = ctx.deals.forfeited.tolist()
         self._seats: dict[int, tuple[list[int], list[bool], list[bool], list[int]]] = {}
+
+    def forfeited(self, deal: int) -> int:
+        """The money forfeited to the pot in ``deal``."""
+        return int(self.ctx.deals.forfeited[deal])
 
     def carried(self, row: int) -> list[int]:
         """The earlier deals of the pot carried into ``row``, latest first."""
         chain: list[int] = []
-        p = self.previous[row]
-        while p >= 0 and self.carried_forward[p] != 0:
+        previous, carried_forward = self.ctx.previous, self.ctx.deals.carried_forward
+        p = int(previous[row])
+        while p >= 0 and carried_forward[p] != 0:
             chain.append(p)
-            p = self.previous[p]
+            p = int(previous[p])
         return chain
 
     def seats(self, deal: int) -> tuple[list[int], list[bool], list[bool], list[int]]:
@@ -94,8 +98,9 @@ class IneligiblePlayerDealtIn(SequenceRule):
         carried = (ctx.previous >= 0) & (d.carried_forward[before] != 0)
         # A deal whose pot carries what bars a player: forfeited money, or an all-in
         # false opener. Carried forward along the table's deals until a pot is won.
+        barring = s.false_opener & (s.all_in_declaration_line >= 0)
         bars = np.zeros(len(d), dtype=np.bool_)
-        bars[s.deal[s.false_opener & (s.all_in_declaration_line >= 0)]] = True
+        bars[s.deal[barring]] = True
         source = (d.forfeited > 0) | bars
         live = carried & source[before]
         while True:
@@ -104,8 +109,46 @@ class IneligiblePlayerDealtIn(SequenceRule):
                 break
             live = more
         pots = _Pots(ctx)
-        for row in np.flatnonzero(live).tolist():
+        for row in np.flatnonzero(self._ineligible(ctx, live, barring)).tolist():
             yield from self._deal(ctx, row, pots)
+
+    @staticmethod
+    def _ineligible(ctx: Run, live: npt.NDArray[np.bool_], barring: npt.NDArray[np.bool_]
+                    ) -> npt.NDArray[np.bool_]:
+        """Per deal: one of its seats is dealt in though its player is barred by, or was
+        not dealt into a forfeiting deal of, the pot carried into a ``live`` deal (the
+        seats ``barring``: all-in false openers). Most live deals seat nobody ineligible:
+        their seats are followed back along the carried pot in columns, one earlier deal
+        a step for every seat at once, and each compared with every seat of that deal
+        (at most ten, one column at a time); only the deals found go to :meth:`_deal`."""
+        d, s = ctx.deals, ctx.seats
+        rows = np.flatnonzero(live[s.deal] & s.dealt_in)
+        player = s.player[rows]
+        flagged = np.zeros(len(rows), dtype=np.bool_)
+        pending = np.arange(len(rows))
+        earlier = ctx.previous[s.deal[rows]]
+        while True:
+            # The seats still clean whose carried pot goes back to an earlier deal.
+            going = earlier >= 0
+            going[going] = d.carried_forward[earlier[going]] != 0
+            going &= ~flagged[pending]
+            pending, earlier = pending[going], earlier[going]
+            if not len(pending):
+                break
+            who = player[pending]
+            first, count = d.seat_start[earlier], d.seat_count[earlier]
+            dealt = np.zeros(len(pending), dtype=np.bool_)
+            barred = np.zeros(len(pending), dtype=np.bool_)
+            for k in range(int(count.max())):
+                there = np.where(k < count, first + k, 0)
+                same = (k < count) & (s.player[there] == who)
+                dealt |= same & s.dealt_in[there]
+                barred |= same & barring[there]
+            flagged[pending] = barred | ((d.forfeited[earlier] > 0) & ~dealt)
+            earlier = ctx.previous[earlier]
+        out = np.zeros(len(d), dtype=np.bool_)
+        out[s.deal[rows[flagged]]] = True
+        return out
 
     @classmethod
     def _deal(cls, ctx: Run, row: int, pots: _Pots) -> Iterator[Result]:
@@ -118,10 +161,10 @@ class IneligiblePlayerDealtIn(SequenceRule):
             for who, false, declared in zip(players, false_opener, declared_at, strict=True):
                 if false and declared >= 0:
                     barred.setdefault(who, declared)
-            if pots.forfeited[earlier] > 0:
+            if pots.forfeited(earlier) > 0:
                 forfeiting.append((earlier, {p for p, x in zip(players, dealt_in, strict=True)
                                              if x}))
-        lost = sum(pots.forfeited[e] for e in chain)
+        lost = sum(pots.forfeited(e) for e in chain)
         found: list[tuple[int, str]] = []  # (position in the header, why)
         for k, (who, dealt) in enumerate(zip(*pots.seats(row)[:2], strict=True)):
             if not dealt:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -76,3 +77,29 @@ def test_planted_j506_and_j508_are_found_where_planted(tmp_path: Path, profile: 
     assert any("J506" in c for c in planted.values())
     if BUILTIN[profile].unproven_opener_penalty_antes:
         assert any("J508" in c for c in planted.values())
+
+
+def test_j506_looks_closely_only_at_the_deals_it_reports(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """J506 follows carried pots back in columns: of the deals dealt into a pot with
+    forfeited money (most of them seat only players who were there), only those it
+    reports reach the per-deal code that writes the finding."""
+    from audit.rules.j506_ineligible_player_dealt_in import IneligiblePlayerDealtIn
+
+    looked: list[str] = []
+    deal = IneligiblePlayerDealtIn._deal.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type, ctx: Any, row: int, pots: Any) -> Any:
+        looked.append(ctx.labels.hand_id(row))
+        return deal(cls, ctx, row, pots)
+
+    monkeypatch.setattr(IneligiblePlayerDealtIn, "_deal", classmethod(counted))
+    records = _room(tmp_path / "room", "robert", hands=1500, tables=3, seed=5,
+                    violations=0.25, codes=("J506",))
+    carried_forfeits = {r.hand_id for before, r in itertools.pairwise(records)
+                        if r.table_id == before.table_id and r.carried}
+    reported = {r.hand_id for r in audit_records(records, BUILTIN["robert"])
+                if any(f.code == "J506" for f in r.findings)}
+    assert reported
+    assert len(carried_forfeits) > len(reported)  # many deals a slower rule would follow
+    assert sorted(looked) == sorted(reported)
