@@ -1,6 +1,7 @@
 """What DuckDB alone costs to store a night's raw and staging rows: the ingest's floor.
 
     .venv/bin/python benchmarks/bench_store_floor.py STORE [--flush N] [--runs 2]
+        [--set "SET name = value" ...] [--only-ways] [--columns]
 
 Reads the raw and staging rows of ``STORE`` (a store some night already filled; never
 written) into memory as Arrow tables, cut into flushes of ``--flush`` hands in reading
@@ -22,7 +23,9 @@ night's speed this alone would cap it at. Three ways:
   store instead of in DuckDB's tables would pay (files that separate processes could
   write in parallel; not what the product does).
 
-Then each table alone, in flushes, to show which one costs. With ``--columns``, then each
+Then each table alone, in flushes, to show which one costs (not with ``--only-ways``).
+``--set`` runs every write under DuckDB settings of one's own after the ingest's one thread
+(to compare a bulk-load setting against none, back to back). With ``--columns``, then each
 column of ``stg_actions`` (the costliest table: ~30 rows a hand) alone, in a table of that
 one column of the store's type, and each of its text columns as the integer codes of its
 distinct texts instead (what a schema of codes and a lookup table would pay; not the
@@ -96,14 +99,18 @@ def write(flushes: list[Flush], only: str | None = None) -> tuple[float, float, 
                    for part in flushes])
 
 
+#: DuckDB settings every write runs under after the ingest's own (``--set``).
+SETTINGS: list[str] = []
+
+
 def _write(parts: list[Flush], ddl: str = "") -> tuple[float, float, float]:
     """Write ``parts`` into a fresh store (first given ``ddl``), a transaction per part:
     wall, CPU and commit seconds."""
     with tempfile.TemporaryDirectory(prefix="openers-floor-") as folder:
         con = connect(Path(folder) / "floor.duckdb")
-        con.execute("SET threads = 1")
-        if ddl:
-            con.execute(ddl)
+        for setting in ["SET threads = 1", *SETTINGS, ddl]:
+            if setting:
+                con.execute(setting)
         wall, cpu, commits = time.perf_counter(), time.process_time(), 0.0
         for part in parts:
             con.begin()
@@ -165,20 +172,28 @@ def main() -> None:
     parser.add_argument("--flush", type=int, default=BATCH_SIZE,
                         help=f"hands per transaction (default {BATCH_SIZE:,}, the ingest's)")
     parser.add_argument("--runs", type=int, default=2, help="runs of each way (minimum kept)")
+    parser.add_argument("--set", action="append", default=[], metavar="SQL",
+                        help="a DuckDB setting to write under, e.g. \"SET threads = 2\" "
+                        "(repeatable; applied after the ingest's one thread)")
+    parser.add_argument("--only-ways", action="store_true",
+                        help="only the three ways of writing, not each table alone")
     parser.add_argument("--columns", action="store_true",
                         help="also each column of stg_actions alone, and its texts as codes")
     args = parser.parse_args()
+    SETTINGS.extend(args.set)
     hands, flushes = read_rows(args.store, args.flush)
     whole = [{t: pa.concat_tables([f[t] for f in flushes]) for t in TABLES}]
     load = os.getloadavg()
     print(f"{hands:,} hands; rows: " + ", ".join(
         f"{t} {sum(f[t].num_rows for f in flushes):,}" for t in TABLES)
-        + f"; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+        + f"; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+        + "".join(f"; {setting}" for setting in args.set))
     for label, parts, only, way in [
             (f"flushes of {args.flush:,} hands", flushes, None, write),
             ("one transaction", whole, None, write),
             ("Parquet files, in flushes", flushes, None, write_parquet),
-            *((f"  {t} alone, in flushes", flushes, t, write) for t in TABLES)]:
+            *((f"  {t} alone, in flushes", flushes, t, write)
+              for t in TABLES if not args.only_ways)]:
         wall, cpu, commits = best(args.runs, parts, only, way)
         cap = f" = caps a night at {hands / wall:,.0f} hands/s" if only is None else ""
         print(f"{label:34s} {wall:6.2f} s wall, {cpu:6.2f} CPU s, commits {commits:5.2f} s{cap}")
