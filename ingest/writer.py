@@ -4,20 +4,98 @@ The text is canonical: headers in the spec's order (optional ones only when they
 differ from their default), sections only when they hold a line, amounts without
 needless decimals (``10``, ``2.50``). ``parse_hand(write_hand(r))`` equals ``r``
 up to source positions (``line``, ``first_line``, ``result_line``).
+
+:func:`write_parts` writes the same text from any objects with the records' field
+names (the generator's drafts), so a writer need not build the frozen records first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Protocol
 
 from ingest.actions import ALL_IN
 from ingest.tokens import format_amount, format_cards
-from schemas.records import Action, Actor, HandRecord, Section, Verb
+from schemas.records import Actor, Game, HandRecord, Openers, Section, Verb
 
-__all__ = ["write_action", "write_hand", "write_hands"]
+__all__ = ["write_action", "write_hand", "write_hands", "write_parts"]
 
 
-def _header(record: HandRecord) -> list[str]:
+class HeaderFields(Protocol):
+    """The header fields of :class:`~schemas.records.HandRecord`, read by the writer."""
+
+    @property
+    def hand_id(self) -> str: ...
+    @property
+    def time(self) -> datetime: ...
+    @property
+    def room(self) -> str | None: ...
+    @property
+    def table_id(self) -> str: ...
+    @property
+    def dealer_id(self) -> str | None: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def limit_small(self) -> int: ...
+    @property
+    def limit_big(self) -> int: ...
+    @property
+    def ante(self) -> int: ...
+    @property
+    def joker(self) -> bool: ...
+    @property
+    def button(self) -> int: ...
+    @property
+    def jackpot(self) -> int: ...
+    @property
+    def openers(self) -> Openers | None: ...
+    @property
+    def carried(self) -> int: ...
+
+
+class ActionFields(Protocol):
+    """The fields of :class:`~schemas.records.Action` that its log line shows."""
+
+    @property
+    def section(self) -> Section: ...
+    @property
+    def actor(self) -> Actor: ...
+    @property
+    def verb(self) -> Verb: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def amount(self) -> int | None: ...
+    @property
+    def to_amount(self) -> int | None: ...
+    @property
+    def cards(self) -> tuple[str, ...] | None: ...
+    @property
+    def drawn(self) -> tuple[str, ...] | None: ...
+    @property
+    def all_in(self) -> bool: ...
+    @property
+    def side_pot(self) -> int | None: ...
+    @property
+    def reading(self) -> str | None: ...
+    @property
+    def note(self) -> str | None: ...
+
+
+class ResultFields(Protocol):
+    """The RESULT figures of :class:`~schemas.records.HandRecord`."""
+
+    @property
+    def pot(self) -> int: ...
+    @property
+    def rake(self) -> int: ...
+    @property
+    def carried_out(self) -> int | None: ...
+
+
+def _header(record: HeaderFields, seats: Iterable[tuple[int, str, int]]) -> list[str]:
     lines = [f"Hand: {record.hand_id}", f"Time: {record.time.isoformat()}"]
     if record.room is not None:
         lines.append(f"Room: {record.room}")
@@ -38,33 +116,33 @@ def _header(record: HandRecord) -> list[str]:
         lines.append(f"Openers: {record.openers.value}")
     if record.carried:
         lines.append(f"Carried: {format_amount(record.carried)}")
-    lines += [f"Seat {s.seat}: {s.player_id} ({format_amount(s.stack)})" for s in record.seats]
+    lines += [f"Seat {seat}: {player} ({format_amount(stack)})" for seat, player, stack in seats]
     return lines
 
 
-def _cards(action: Action) -> str:
+def _cards(action: ActionFields) -> str:
     return format_cards(action.cards or ())
 
 
-def _amount(action: Action) -> str:
+def _amount(action: ActionFields) -> str:
     return format_amount(action.amount or 0)
 
 
-def _to_seat(action: Action) -> str:
+def _to_seat(action: ActionFields) -> str:
     return f" to Seat {action.seat}"
 
 
-def _shows(a: Action) -> str:
+def _shows(a: ActionFields) -> str:
     return f"shows {_cards(a)}" + (f" ({a.reading})" if a.reading is not None else "")
 
 
-def _collects(a: Action) -> str:
+def _collects(a: ActionFields) -> str:
     tail = f" from side pot {a.side_pot}" if a.side_pot is not None else ""
     return f"collects {_amount(a)}{tail}"
 
 
 # The text after ``ACTOR: `` for each verb.
-_BODY: dict[Verb, Callable[[Action], str]] = {
+_BODY: dict[Verb, Callable[[ActionFields], str]] = {
     Verb.ANTES: lambda a: f"antes {_amount(a)}",
     Verb.DEALT: _cards,
     Verb.CHECKS: lambda a: "checks",
@@ -98,7 +176,7 @@ _BODY: dict[Verb, Callable[[Action], str]] = {
 }
 
 
-def write_action(action: Action) -> str:
+def write_action(action: ActionFields) -> str:
     """One action as its log line."""
     body = _BODY[action.verb](action)
     if action.all_in:
@@ -112,24 +190,34 @@ def write_action(action: Action) -> str:
 
 def write_hand(record: HandRecord) -> str:
     """The canonical text of one hand, without a trailing newline or blank line."""
-    lines = _header(record)
+    seats = [(s.seat, s.player_id, s.stack) for s in record.seats]
+    return write_parts(record, seats, record.actions, record)
+
+
+def write_parts(header: HeaderFields, seats: Iterable[tuple[int, str, int]],
+                actions: Iterable[ActionFields], result: ResultFields) -> str:
+    """:func:`write_hand`'s text from a hand's parts; ``actions`` in log order.
+
+    ``seats`` are (seat, player id, stack) in seat order.
+    """
+    lines = _header(header, seats)
     current: Section | None = None
     result_written = False
-    for action in record.actions:
+    for action in actions:
         if action.section is not current:
             current = action.section
             lines.append(f"*** {current.value} ***")
             if current is Section.RESULT:
-                lines += _result(record)
+                lines += _result(result)
                 result_written = True
         lines.append(write_action(action))
     if not result_written:
         lines.append(f"*** {Section.RESULT.value} ***")
-        lines += _result(record)
+        lines += _result(result)
     return "\n".join(lines)
 
 
-def _result(record: HandRecord) -> list[str]:
+def _result(record: ResultFields) -> list[str]:
     lines = [f"Pot: {format_amount(record.pot)}"]
     if record.rake:
         lines.append(f"Rake: {format_amount(record.rake)}")

@@ -1,7 +1,9 @@
 """A hand under construction: mutable rows that become a frozen :class:`HandRecord`.
 
 The simulation appends rows as play goes; planters may edit them afterwards (swap
-two lines, drop a ruling) before :meth:`Draft.to_record` freezes the hand.
+two lines, drop a ruling) before :meth:`Draft.to_record` freezes the hand, or
+:meth:`Draft.text` writes it (the same text as ``write_hand(draft.to_record())``,
+without building the frozen records, which cost more than the text).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from ingest.construct import make_action, trusted
+from ingest.writer import write_parts
 from schemas.records import (
     SECTION_ORDER,
     Action,
@@ -104,13 +107,20 @@ class Draft:
                 return
         raise ValueError("row not in draft")
 
+    def _in_log_order(self) -> list[Row]:
+        """Rows ordered by section, keeping play order inside each."""
+        return sorted(self.rows, key=lambda r: _SECTION_POS[r.section])
+
+    def text(self) -> str:
+        """The hand's log text, as ``ingest.writer.write_hand`` writes its record."""
+        return write_parts(self.header, self.header.seats, self._in_log_order(), self)
+
     def to_record(self) -> HandRecord:
-        """The frozen record; rows are ordered by section, keeping play order inside each."""
-        rows = sorted(self.rows, key=lambda r: _SECTION_POS[r.section])
+        """The frozen record; rows are in log order (see :meth:`_in_log_order`)."""
         actions: list[Action] = [
             make_action(i, 0, r.section, r.actor, r.verb, r.seat, r.amount, r.to_amount,
                         r.cards, r.drawn, r.all_in, r.side_pot, r.reading, r.note)
-            for i, r in enumerate(rows)
+            for i, r in enumerate(self._in_log_order())
         ]
         h = self.header
         seats = tuple(trusted(Seat, {"seat": s, "player_id": p, "stack": st})

@@ -14,7 +14,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ingest.writer import write_hand
 from openers.generator.damage import KINDS, conflict_copy, damage
 from openers.generator.draft import Draft
 from openers.generator.table import DealOutput
@@ -63,7 +62,7 @@ def write_day(logs: Path, name: str, deals: list[DealOutput], rng: random.Random
         if not deal.codes and rng.random() < unrecorded_share:
             hide_unrecorded(deal.draft)
             extra["unrecorded"] = True
-        text = write_hand(deal.draft.to_record())
+        text = deal.draft.text()
         data = text.encode()
         if deal.standalone and rng.random() < broken_share:
             kind = rng.choice(KINDS)

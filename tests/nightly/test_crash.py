@@ -37,6 +37,8 @@ KILL_POINTS = [
 ]
 #: Seeds of the random kill delays (reproducible; the delay is in the failure's locals).
 SEEDS = [1, 5, 6]  # about 0.4 s, 1.9 s and 2.4 s into the run
+#: Each case runs two nights, a real job and a recovery (started first: see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
 
 
 def _night_one(root: Path) -> None:

@@ -36,6 +36,8 @@ KILL_POINTS = {
 }
 #: Marks the processes of one case (workers inherit it), to find any that outlive the job.
 MARK_ENV = "OPENERS_TEST_CRASH_CASE"
+#: Each case runs a real job and a recovery (started first: see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="session")
