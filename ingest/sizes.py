@@ -1,17 +1,17 @@
 """How many hands the ingest reads, writes and commits at a time (defined once, below
 :mod:`ingest.load` and :mod:`ingest.commit`, which both name them)."""
 
-#: Hands per transaction: a row group of DuckDB's (122,880 rows). A transaction that appends
-#: at least a row group's rows to a table has them written straight to the database file at
+#: Hands per transaction at most (a transaction commits before a flush would take it past them,
+#: ``ingest.commit.Transaction``): a row group of DuckDB's (122,880 rows). A transaction that
+#: appends at least a row group's rows to a table has them written straight to the database file at
 #: commit, compressed once (DuckDB's "optimistic writes"); a smaller one goes through the
-#: write-ahead log, and each checkpoint compresses the table's last, partly filled row group
-#: again. Measured on 100,000 hands: DuckDB's share of the ingest 2.9 CPU s in one
-#: transaction against 3.6 in transactions of 20,000 hands. The commit compresses what is left
-#: in partial row groups (on a night under a row group: every raw_hands and stg_hands row,
-#: raw_text's zstd most of it) and, the log it would write being over DuckDB's checkpoint
-#: threshold, checkpoints instead of writing the WAL: each row is compressed and written once.
-#: DuckDB's bulk-load settings change none of this for the better (round 10, measured with
-#: ``benchmarks/bench_store_floor.py --set``).
+#: write-ahead log, and each checkpoint compresses the table's last, partly filled row group again.
+#: Measured on 100,000 hands: DuckDB's share of the ingest 2.9 CPU s in one transaction against 3.6
+#: in transactions of 20,000 hands. The commit compresses what is left in partial row groups (on a
+#: night under a row group: every raw_hands and stg_hands row, raw_text's zstd most of it) and, the
+#: log it would write being over DuckDB's checkpoint threshold, checkpoints instead of writing the
+#: WAL: each row is compressed and written once. DuckDB's bulk-load settings change none of this for
+#: the better (round 10, measured with ``benchmarks/bench_store_floor.py --set``).
 BATCH_SIZE = 122_880
 #: Hands handed to the writing thread at a time (a *flush*): the transaction is written in
 #: parts of this size while the next part is read, so no more than two parts are held as
