@@ -68,7 +68,7 @@ def nightly(
     ] = None,
     batch_size: Annotated[
         int, typer.Option("--batch-size", min=1, help=(
-            f"Hands per ingest transaction (default {BATCH_SIZE:,}, a DuckDB row group). "
+            f"Most hands in an ingest transaction (default {BATCH_SIZE:,}, a DuckDB row group). "
             f"{WRITE_SIZE} or fewer writes each flush in a transaction of its own, where a hand "
             "the store refuses is quarantined whatever the ingest's checks said."))
     ] = BATCH_SIZE,
