@@ -9,12 +9,11 @@ appends a whole row group to a table has its row groups compressed and written t
 database file once, at commit; a smaller one goes through the write-ahead log, and every
 checkpoint compresses each table's last, partly filled row group again (measured on
 100,000 hands: DuckDB's share 2.9 CPU s in one transaction, 3.6 in transactions of 20,000
-hands). Never past a row group: a transaction of 140,000 hands (seven flushes) left a
-row group of 17,120 rows after each full one in every table of a row a hand, and DuckDB's
-checkpoints merge such small row groups with their neighbours by writing them again (its
-vacuum: ``raw_text``'s zstd again), at every commit after: measured on a million hands,
-ingest 106.9 -> 75.4 CPU s and the store 904 -> 737 MB once transactions stopped short of
-the row group. A crash mid-write leaves the store as it was before that transaction.
+hands). Never past a row group: seven flushes (140,000 hands) left a row group of 17,120
+after each full one in the tables of a row a hand, which DuckDB's checkpoints merge with
+their neighbours by writing them again (its vacuum; ``raw_text``'s zstd again): on a million
+hands, ingest 106.9 -> 75.4 CPU s and the store 904 -> 737 MB once transactions stopped
+short of it. A crash mid-write leaves the store as it was before that transaction.
 
 DuckDB aborts a whole transaction when one statement fails, so only a flush whose rows
 fit the store's columns (:mod:`ingest.preflight`, told before it is written) joins the
@@ -267,11 +266,7 @@ class Transaction:
         """Write ``pending`` (which fits the store) into the transaction, after committing
         the transaction first if ``pending`` would take it past ``size`` hands."""
         if self.is_open and self._hands + pending.size > self._size:
-            # A transaction past a row group leaves a small row group after a full one in
-            # every table of a row a hand; each later checkpoint then merges and rewrites
-            # them (DuckDB's vacuum; raw_text's zstd again): 7 flushes of 20,000 hands
-            # made 122,880 + 17,120 and cost a million-hand night ~30 CPU s.
-            self.commit()
+            self.commit()  # never past a row group (the module docstring says why)
         if not self.is_open:
             self._con.begin()
             self.is_open = True

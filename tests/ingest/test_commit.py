@@ -206,12 +206,10 @@ def test_a_flush_that_does_not_fit_the_store_is_written_on_its_own(
     con.close()
 
 
-def test_a_transaction_commits_before_a_flush_would_take_it_past_its_size(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A transaction is a row group's hands at most: one past it leaves a small row group
-    after a full one in each table of a row a hand, which DuckDB's checkpoints then merge by
-    writing both again (the ingest's size is a row group: 122,880 hands; here 5, with
-    flushes of a 3-hand file each, so a third flush would have made a transaction of 6)."""
+
+def _transactions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int) -> list[int]:
+    """The hands each committed transaction held, ingesting four files of three hands in
+    flushes of a file each (flushes of 2 hands or more) into transactions of ``size``."""
     monkeypatch.setattr(ingest.load, "WRITE_SIZE", 2)
     committed: list[int] = []
     real = ingest.commit.Transaction.commit
@@ -224,29 +222,23 @@ def test_a_transaction_commits_before_a_flush_would_take_it_past_its_size(
     monkeypatch.setattr(ingest.commit.Transaction, "commit", counted)
     con = connect(tmp_path / "s.duckdb")
     files = [_file(tmp_path / f"{n}.log", f"{n}1", f"{n}2", f"{n}3") for n in "ABCD"]
-    summary = load_items(con, [HandReader(f) for f in files], batch_size=5)
-    assert summary.stored == 12
-    assert committed == [3, 3, 3, 3]  # on e9158b2: [6, 6], each past 5
+    assert load_items(con, [HandReader(f) for f in files], batch_size=size).stored == 12
     assert _ids(con, "stg_hands") == sorted(f"{n}{i}" for n in "ABCD" for i in (1, 2, 3))
     con.close()
+    # (The files' last records may follow in a transaction of no hands.)
+    return [hands for hands in committed if hands]
+
+
+def test_a_transaction_commits_before_a_flush_would_take_it_past_its_size(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A transaction is a row group's hands at most: one past it leaves a small row group
+    after a full one in each table of a row a hand, which DuckDB's checkpoints then merge by
+    writing both again (the ingest's size is a row group, 122,880 hands; here 5, so a
+    second 3-hand flush would make a transaction of 6)."""
+    assert _transactions(tmp_path, monkeypatch, 5) == [3, 3, 3, 3]  # e4d3cb7: [6, 6]
 
 
 def test_flushes_fill_a_transaction_up_to_its_size(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The near miss: flushes that add up to the size exactly share one transaction."""
-    monkeypatch.setattr(ingest.load, "WRITE_SIZE", 2)
-    committed: list[int] = []
-    real = ingest.commit.Transaction.commit
-
-    def counted(self: ingest.commit.Transaction) -> None:
-        if self.is_open:
-            committed.append(self._hands)
-        real(self)
-
-    monkeypatch.setattr(ingest.commit.Transaction, "commit", counted)
-    con = connect(tmp_path / "s.duckdb")
-    files = [_file(tmp_path / f"{n}.log", f"{n}1", f"{n}2", f"{n}3") for n in "ABCD"]
-    assert load_items(con, [HandReader(f) for f in files], batch_size=6).stored == 12
-    # (The files' last records may follow in a transaction of no hands.)
-    assert [hands for hands in committed if hands] == [6, 6]
-    con.close()
+    assert _transactions(tmp_path, monkeypatch, 6) == [6, 6]
