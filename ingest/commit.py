@@ -4,7 +4,7 @@ A *flush* is the hands of several read batches (``ingest.load.WRITE_SIZE`` hands
 spanning files) and the files they finish. It is sorted against the store
 (:mod:`ingest.classify`), then written with one ``INSERT ... SELECT`` per table from its
 Arrow tables. Flushes are written into one transaction (:class:`Transaction`) up to
-``ingest.load.BATCH_SIZE`` hands, a row group of DuckDB's, never past it: a transaction that
+``ingest.load.BATCH_SIZE`` hands, a row group of DuckDB's: a transaction that
 appends a whole row group to a table has its row groups compressed and written to the
 database file once, at commit; a smaller one goes through the write-ahead log, and every
 checkpoint compresses each table's last, partly filled row group again (measured on

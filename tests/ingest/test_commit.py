@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import duckdb
@@ -28,6 +28,19 @@ def _file(path: Path, *ids: str) -> Path:
 def _ids(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
     return [r[0] for r in con.execute(f"SELECT DISTINCT hand_id FROM {table} ORDER BY 1")
             .fetchall()]
+
+
+def _on_commit(monkeypatch: pytest.MonkeyPatch,
+               seen: Callable[[ingest.commit.Transaction], object]) -> None:
+    """Show ``seen`` each open transaction just before it commits."""
+    real = ingest.commit.Transaction.commit
+
+    def watched(self: ingest.commit.Transaction) -> None:
+        if self.is_open:
+            seen(self)
+        real(self)
+
+    monkeypatch.setattr(ingest.commit.Transaction, "commit", watched)
 
 
 def test_the_thread_setting_is_restored_after_an_ingest_and_after_a_failed_one(
@@ -191,14 +204,7 @@ def test_a_flush_that_does_not_fit_the_store_is_written_on_its_own(
         "K3" not in hands.raw.column("hand_id").to_pylist() and real_fits(hands, columns)))
     commits: list[list[str]] = []
     con = connect(tmp_path / "s.duckdb")
-    real_commit = ingest.commit.Transaction.commit
-
-    def watched(self: ingest.commit.Transaction) -> None:
-        if self.is_open:
-            commits.append(_ids(con, "raw_hands"))
-        real_commit(self)
-
-    monkeypatch.setattr(ingest.commit.Transaction, "commit", watched)
+    _on_commit(monkeypatch, lambda _: commits.append(_ids(con, "raw_hands")))
     path = _file(tmp_path / "a.log", "K1", "K2", "K3", "K4", "K5", "K6")
     summary = load_items(con, [HandReader(path)], batch_size=10)
     assert summary.stored == 6 and _ids(con, "raw_hands") == [f"K{n}" for n in range(1, 7)]
@@ -206,20 +212,12 @@ def test_a_flush_that_does_not_fit_the_store_is_written_on_its_own(
     con.close()
 
 
-
 def _transactions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int) -> list[int]:
     """The hands each committed transaction held, ingesting four files of three hands in
     flushes of a file each (flushes of 2 hands or more) into transactions of ``size``."""
     monkeypatch.setattr(ingest.load, "WRITE_SIZE", 2)
     committed: list[int] = []
-    real = ingest.commit.Transaction.commit
-
-    def counted(self: ingest.commit.Transaction) -> None:
-        if self.is_open:
-            committed.append(self._hands)
-        real(self)
-
-    monkeypatch.setattr(ingest.commit.Transaction, "commit", counted)
+    _on_commit(monkeypatch, lambda transaction: committed.append(transaction._hands))
     con = connect(tmp_path / "s.duckdb")
     files = [_file(tmp_path / f"{n}.log", f"{n}1", f"{n}2", f"{n}3") for n in "ABCD"]
     assert load_items(con, [HandReader(f) for f in files], batch_size=size).stored == 12

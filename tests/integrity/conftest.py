@@ -37,6 +37,14 @@ class Room:
         """A read-only connection on the store."""
         return duckdb.connect(str(self.store), read_only=True)
 
+    def analyse(self, options: Options) -> IntegrityResult:
+        """The integrity analysis of the store under ``options``."""
+        con = self.connect()
+        try:
+            return run_integrity(con, options)
+        finally:
+            con.close()
+
 
 def build_room(folder: Path, cheats: CheatConfig, seed: int) -> Room:
     """Generate and ingest a room."""
@@ -83,8 +91,4 @@ def clean_room(tmp_path_factory: pytest.TempPathFactory) -> Room:
 @pytest.fixture(scope="session")
 def cheat_result(cheat_room: Room) -> IntegrityResult:
     """The analysis of the cheat room."""
-    con = cheat_room.connect()
-    try:
-        return run_integrity(con, Options())
-    finally:
-        con.close()
+    return cheat_room.analyse(Options())

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from audit.integrity.checks._common import Events
-from audit.integrity.engine import IntegrityResult, Options, run_integrity
+from audit.integrity.engine import IntegrityResult, Options
 from tests.integrity.conftest import ROOM_HANDS, Room, bits
 
 #: The room whole in one batch, and cut in six at an odd place (a table's hands split
@@ -20,11 +20,7 @@ CUT = 733
 
 
 def _run(room: Room, batch: int, workers: int) -> IntegrityResult:
-    con = room.connect()
-    try:
-        return run_integrity(con, Options(batch_hands=batch, workers=workers))
-    finally:
-        con.close()
+    return room.analyse(Options(batch_hands=batch, workers=workers))
 
 
 @pytest.fixture(scope="module")

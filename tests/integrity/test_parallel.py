@@ -13,7 +13,7 @@ import pytest
 from audit.integrity import parallel
 from audit.integrity.checks.c205_whipsaw import Whipsaw
 from audit.integrity.checks.f101_dealt_categories import DealtCategories
-from audit.integrity.engine import IntegrityResult, Options, run_integrity
+from audit.integrity.engine import IntegrityResult, Options
 from audit.integrity.features import BatchView
 from audit.integrity.parallel import SHORT_RUN_MAIN, WorkerFailed, use_worker, worker_share
 from audit.integrity.registry import codes
@@ -29,11 +29,7 @@ SHORT_BATCH = 2500
 
 
 def _run(room: Room, workers: int, batch: int = BATCH) -> IntegrityResult:
-    con = room.connect()
-    try:
-        return run_integrity(con, Options(workers=workers, batch_hands=batch))
-    finally:
-        con.close()
+    return room.analyse(Options(workers=workers, batch_hands=batch))
 
 
 @pytest.fixture(scope="module", params=[BATCH, SHORT_BATCH], ids=["long", "short"])
